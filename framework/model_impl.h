@@ -1,0 +1,48 @@
+/* Internal layout of pdt_model: the fitted tree with exact standalone rules.
+ * Shared by fitting, prediction, JSON and rendering. */
+#ifndef PDT_MODEL_IMPL_H
+#define PDT_MODEL_IMPL_H
+
+#include "pdt_plugin.h"
+
+typedef struct pdt_tree_node {
+    int32_t left, right; /* child node indices; -1 for a leaf */
+    int32_t rule;        /* index into model->rules; -1 for a leaf */
+    uint32_t label;      /* majority class of the training items here (ties: smallest index) */
+    uint64_t n_items;    /* training items reaching the node */
+} pdt_tree_node;
+
+struct pdt_model {
+    char *problem;        /* "classification" */
+    char *families;       /* rule families as given, e.g. "axis,hyperplane" */
+    char *data_name;      /* training data file */
+    size_t n_train;       /* training rows */
+    size_t dims;
+    char **features;      /* dims feature names */
+    size_t n_classes;
+    char **classes;       /* class names, index = class id */
+    size_t n_rules;
+    pdt_rule *rules;      /* distinct rules used by the tree */
+    size_t n_nodes;
+    pdt_tree_node *nodes; /* nodes[0] is the root; children after parents */
+    uint64_t *counts;     /* n_nodes * n_classes training class counts per node */
+    mpq_t objective;      /* the optimum (weighted misclassifications) */
+    uint64_t misclassifications; /* unweighted, on the training data */
+    bool optimal;
+    uint32_t size, depth;
+    /* constraints and provenance */
+    uint32_t max_size, max_depth, min_leaf;
+    char *class_weights;  /* as given, or NULL */
+    char *engine;         /* "fused", "combinations", "binary" ... */
+    double seconds;
+    pdt_search_stats stats;
+};
+
+/* Allocates an empty model (all pointers NULL, objective 0). */
+pdt_status pdt_model_alloc(pdt_model **out, pdt_error *err);
+/* Recomputes size and depth from nodes. */
+void pdt_model_measure(pdt_model *m);
+/* Copies names: features and classes from ds. */
+pdt_status pdt_model_set_names(pdt_model *m, const pdt_dataset *ds, pdt_error *err);
+
+#endif

@@ -1,0 +1,219 @@
+/* pdt — provably optimal proper decision trees.
+ *
+ * The one header users include.  Objects are opaque handles created by
+ * pdt_<object>_new/_load/... and released by pdt_<object>_free(&p), which sets
+ * the pointer to NULL and accepts NULL.  Every fallible function returns a
+ * pdt_status and, on failure, fills a pdt_error with a message that names the
+ * file, line and column (or option, or plugin) at fault. */
+#ifndef PDT_H
+#define PDT_H
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PDT_VERSION_STRING "0.1.0"
+#define PDT_UNLIMITED UINT32_MAX
+
+/* ---------------------------------------------------------------- errors */
+
+typedef enum {
+    PDT_OK = 0,
+    PDT_ENOMEM,    /* out of memory */
+    PDT_EINVAL,    /* bad input: data, option or model */
+    PDT_EIO,       /* file system */
+    PDT_ELIMIT,    /* a limit (time, memory, size) stopped the work */
+    PDT_EPLUGIN,   /* a plugin broke its contract */
+    PDT_EINTERNAL  /* a bug in pdt */
+} pdt_status;
+
+typedef struct pdt_error {
+    pdt_status status;
+    char message[1024];
+} pdt_error;
+
+const char *pdt_status_name(pdt_status status);
+void pdt_error_clear(pdt_error *err);
+/* Sets err (if not NULL) and returns status, so callers can `return pdt_error_set(...)`. */
+pdt_status pdt_error_set(pdt_error *err, pdt_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prefixes the message already in err with more context ("while loading X: "). */
+pdt_status pdt_error_prefix(pdt_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --------------------------------------------------------------- dataset */
+
+/* An immutable table of N items with D numeric features, an optional class
+ * label and an optional non-negative weight per item.  Every numeric cell is
+ * kept exactly: decimals are rationals ("0.1" is 1/10). */
+typedef struct pdt_dataset pdt_dataset;
+
+typedef struct pdt_csv_options {
+    const char *label;        /* label column name; NULL means the last column */
+    bool no_label;            /* the file has no label column */
+    const char *weight;       /* name of a weight column, or NULL */
+    bool skip_nonnumeric;     /* drop feature columns holding a non-number */
+    const char *const *skip;  /* names of columns to ignore */
+    size_t n_skip;
+} pdt_csv_options;
+
+/* CSV with a header row; comma separated (';' and tab are detected), RFC 4180
+ * quotes, CRLF and a UTF-8 byte-order mark tolerated. */
+pdt_status pdt_dataset_load_csv(pdt_dataset **out, const char *path, const pdt_csv_options *opt,
+                                pdt_error *err);
+/* The same from memory; `name` is used in messages in place of a file name. */
+pdt_status pdt_dataset_read_csv(pdt_dataset **out, const char *text, size_t len, const char *name,
+                                const pdt_csv_options *opt, pdt_error *err);
+/* DL8.5 / MurTree format: one item per line, "label f1 f2 ...", 0/1 features,
+ * integer labels. */
+pdt_status pdt_dataset_load_dl85(pdt_dataset **out, const char *path, pdt_error *err);
+pdt_status pdt_dataset_read_dl85(pdt_dataset **out, const char *text, size_t len, const char *name,
+                                 pdt_error *err);
+/* A new dataset holding the given rows (in that order) of ds. */
+pdt_status pdt_dataset_subset(pdt_dataset **out, const pdt_dataset *ds, const uint32_t *rows,
+                              size_t n_rows, pdt_error *err);
+void pdt_dataset_free(pdt_dataset **ds);
+
+const char *pdt_dataset_name(const pdt_dataset *ds);
+size_t pdt_dataset_rows(const pdt_dataset *ds);
+size_t pdt_dataset_dims(const pdt_dataset *ds);
+bool pdt_dataset_has_labels(const pdt_dataset *ds);
+bool pdt_dataset_has_weights(const pdt_dataset *ds);
+/* Classes are sorted: numerically when every label is a number, else bytewise. */
+size_t pdt_dataset_classes(const pdt_dataset *ds);
+const char *pdt_dataset_class_name(const pdt_dataset *ds, size_t c);
+/* Index of the class with that name, or SIZE_MAX. Numeric names compare as numbers ("1" == "1.0"). */
+size_t pdt_dataset_find_class(const pdt_dataset *ds, const char *name);
+const char *pdt_dataset_feature_name(const pdt_dataset *ds, size_t j);
+size_t pdt_dataset_find_feature(const pdt_dataset *ds, const char *name); /* SIZE_MAX if absent */
+uint32_t pdt_dataset_label(const pdt_dataset *ds, size_t i);
+double pdt_dataset_value(const pdt_dataset *ds, size_t i, size_t j); /* nearest double */
+void pdt_dataset_value_exact(mpq_ptr out, const pdt_dataset *ds, size_t i, size_t j);
+void pdt_dataset_weight_exact(mpq_ptr out, const pdt_dataset *ds, size_t i); /* 1 when no weights */
+/* Rank of cell (i, j) among the distinct values of column j (exact order, 0-based). */
+uint32_t pdt_dataset_rank(const pdt_dataset *ds, size_t i, size_t j);
+size_t pdt_dataset_distinct(const pdt_dataset *ds, size_t j);
+/* True when every feature value is 0 or 1. */
+bool pdt_dataset_is_binary(const pdt_dataset *ds);
+
+/* ------------------------------------------------------------ rules */
+
+typedef struct pdt_rule_class pdt_rule_class;   /* see pdt_plugin.h */
+typedef struct pdt_problem_class pdt_problem_class;
+
+const pdt_rule_class *pdt_rule_class_find(const char *name);
+size_t pdt_rule_class_count(void);
+const pdt_rule_class *pdt_rule_class_at(size_t i);
+const char *pdt_rule_class_name(const pdt_rule_class *cls);
+const char *pdt_rule_class_description(const pdt_rule_class *cls);
+
+/* Options every rule plugin may read. */
+typedef struct pdt_rule_params {
+    unsigned degree;      /* polynomial degree for hypersurfaces (0 = plugin default) */
+    const char *options;  /* plugin-specific "key=value,key=value" text, or NULL */
+} pdt_rule_params;
+
+/* ------------------------------------------------------------ fitting */
+
+typedef enum {
+    PDT_ENGINE_FUSED = 0,     /* fused min recursion with memo and branch-and-bound (default) */
+    PDT_ENGINE_COMBINATIONS,  /* the paper's driver: sodt on every k-combination, k = 0..K */
+    PDT_ENGINE_BACKEND        /* the rule family's specialised backend (e.g. binary) */
+} pdt_engine;
+
+/* What the recursion reports while it runs (teaching mode, --explain). */
+typedef enum {
+    PDT_TRACE_ENTER,      /* a subproblem starts: items, admissible rules, budget */
+    PDT_TRACE_CANDIDATE,  /* a rule is tried as the root of the subproblem */
+    PDT_TRACE_PRUNE,      /* a candidate is abandoned; `reason` says why */
+    PDT_TRACE_IMPROVE,    /* a better subtree was found */
+    PDT_TRACE_LEAVE       /* the subproblem is solved */
+} pdt_trace_kind;
+
+typedef struct pdt_trace_event {
+    pdt_trace_kind kind;
+    uint32_t depth;             /* depth of the subproblem's root in the tree */
+    uint32_t budget;            /* branch nodes allowed below */
+    uint32_t n_items, n_rules;  /* items reaching it, rules admissible in it */
+    const uint64_t *items;      /* bitset of the items */
+    int64_t payload;            /* rule tried (CANDIDATE, PRUNE), -1 otherwise */
+    uint32_t left_items, right_items;
+    const char *reason;         /* PRUNE: why; others: NULL */
+    const char *value;          /* IMPROVE/LEAVE: the value as text, else NULL */
+} pdt_trace_event;
+
+typedef void (*pdt_trace_fn)(void *user, const pdt_trace_event *ev);
+
+typedef struct pdt_fit_options {
+    const char *rules;            /* family or comma list: "axis", "hyperplane", "axis,hyperplane" */
+    pdt_rule_params rule_params;
+    uint32_t max_size;            /* K: at most K branch nodes (PDT_UNLIMITED: none) */
+    uint32_t max_depth;           /* PDT_UNLIMITED: none */
+    uint32_t min_leaf;            /* every leaf made by a split holds at least this many items */
+    const char *class_weights;    /* "name=w,name=w" exact decimals, NULL: all 1 */
+    pdt_engine engine;
+    bool no_memo;                 /* switch the subproblem cache off */
+    size_t memo_megabytes;        /* cache size cap (0: default 1024) */
+    double time_limit;            /* seconds; 0: none. The best tree so far is returned. */
+    pdt_trace_fn trace;
+    void *trace_user;
+} pdt_fit_options;
+
+void pdt_fit_options_init(pdt_fit_options *opt);
+
+/* A fitted classification tree with its exact rules, optimum and provenance. */
+typedef struct pdt_model pdt_model;
+
+pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+void pdt_model_free(pdt_model **model);
+
+/* The optimum: misclassifications (weighted when class weights are given). */
+void pdt_model_objective(mpq_ptr out, const pdt_model *model);
+bool pdt_model_optimal(const pdt_model *model);   /* proven optimal (no limit hit) */
+uint32_t pdt_model_size(const pdt_model *model);  /* branch nodes */
+uint32_t pdt_model_depth(const pdt_model *model); /* branch levels; a single leaf has depth 0 */
+size_t pdt_model_classes(const pdt_model *model);
+const char *pdt_model_class_name(const pdt_model *model, size_t c);
+double pdt_model_seconds(const pdt_model *model);
+
+/* Class index (into the model's classes) for every row of ds.  Features are
+ * matched by name; values are compared exactly. */
+pdt_status pdt_model_predict(uint32_t *classes, const pdt_model *model, const pdt_dataset *ds,
+                             pdt_error *err);
+/* Human-readable tree, one node per line. */
+pdt_status pdt_model_write_text(const pdt_model *model, FILE *out, pdt_error *err);
+/* JSON result document (see docs/formats.md).  Written to a temporary file and
+ * renamed, so a failed save never leaves a partial file behind. */
+pdt_status pdt_model_save_json(const pdt_model *model, const char *path, pdt_error *err);
+pdt_status pdt_model_load_json(pdt_model **out, const char *path, pdt_error *err);
+/* Graphviz: format "dot" (via libcgraph) or any libgvc device ("svg", "png"). */
+pdt_status pdt_model_render(const pdt_model *model, const char *path, const char *format,
+                            pdt_error *err);
+
+/* ------------------------------------------------------------ counting */
+
+typedef struct pdt_count_report {
+    size_t n_rules;    /* M: candidate rules */
+    uint32_t size;     /* K */
+    mpz_t proper;      /* proper trees with exactly K branch nodes */
+    mpz_t combinations;/* C(M, K) */
+    mpz_t factorial;   /* K! */
+    mpz_t permutations;/* C(M, K) * K! */
+} pdt_count_report;
+
+void pdt_count_report_init(pdt_count_report *r);
+void pdt_count_report_clear(pdt_count_report *r);
+/* Counts the proper trees of exactly `size` branch nodes that the rule family
+ * admits on ds (min_leaf honoured when > 0). */
+pdt_status pdt_count(pdt_count_report *r, const pdt_dataset *ds, const char *rules,
+                     const pdt_rule_params *params, uint32_t size, uint32_t min_leaf, pdt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,275 @@
+/* pdt plugin interfaces: rule families, problems, algebras and the search.
+ *
+ * A plugin is a `static const` struct of function pointers, version first,
+ * defined in one file of rules/ or problems/ with PDT_DEFINE_RULE(name) /
+ * PDT_DEFINE_PROBLEM(name).  The build scans those markers and writes the
+ * registry, so adding a plugin never edits framework code.  Slots may only be
+ * appended; optional slots are NULL and the framework falls back. */
+#ifndef PDT_PLUGIN_H
+#define PDT_PLUGIN_H
+
+#include "pdt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --------------------------------------------------------- small helpers */
+
+/* Growable text buffer for describe() and messages. */
+typedef struct pdt_buf {
+    char *data;
+    size_t len, cap;
+    bool failed; /* an allocation failed; data holds what fitted */
+} pdt_buf;
+
+void pdt_buf_init(pdt_buf *b);
+void pdt_buf_clear(pdt_buf *b);
+void pdt_buf_printf(pdt_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pdt_buf_puts(pdt_buf *b, const char *s);
+/* Exact rational as text: "3", "-1/2". */
+void pdt_buf_mpq(pdt_buf *b, mpq_srcptr q);
+/* Exact rational as a decimal when its expansion terminates ("0.125"), else "p/q". */
+void pdt_buf_mpq_decimal(pdt_buf *b, mpq_srcptr q);
+
+/* Parses an exact decimal ("-12.5e-3", ".28", "7") or a fraction ("1/3").
+ * Returns false (out untouched) for anything else, including nan and inf. */
+bool pdt_parse_rational(mpq_ptr out, const char *text, size_t len);
+
+/* ------------------------------------------------------------ rules */
+
+typedef enum {
+    PDT_REL_NONE = 0,  /* rj may not lie below ri */
+    PDT_REL_LEFT = 1,  /* rj may lie in the left subtree of ri */
+    PDT_REL_RIGHT = 2, /* rj may lie in the right subtree of ri */
+    PDT_REL_BOTH = 3   /* either subtree (binary features: axiom 4 does not hold) */
+} pdt_relation;
+
+#define PDT_RULE_V1 1u
+
+/* Rule-class flags. */
+#define PDT_EXACT 0x1u        /* sides are computed exactly */
+#define PDT_DATA_DEFINED 0x2u /* every rule is defined by data points (its defining points) */
+
+/* An exact, dataset-independent rule, as stored in a model: the class plus
+ * integer and rational parameters whose meaning the class defines. */
+typedef struct pdt_rule {
+    const pdt_rule_class *cls;
+    size_t n_ints;
+    int64_t *ints;
+    size_t n_rats;
+    mpq_t *rats;
+} pdt_rule;
+
+pdt_status pdt_rule_init(pdt_rule *rule, const pdt_rule_class *cls, size_t n_ints, size_t n_rats,
+                         pdt_error *err);
+void pdt_rule_clear(pdt_rule *rule);
+
+/* Candidate rules.  A candidate is (class, tag, defining points): the tag is
+ * the class's own integer (a dimension, a side assignment, ...) and the
+ * defining points are dataset rows.  For PDT_DATA_DEFINED classes the
+ * ancestry relation is "where do rj's defining points lie relative to ri". */
+typedef struct pdt_rule_list pdt_rule_list;
+
+pdt_status pdt_rule_list_add(pdt_rule_list *list, int64_t tag, const uint32_t *def, size_t n_def);
+size_t pdt_rule_list_size(const pdt_rule_list *list);
+int64_t pdt_rule_list_tag(const pdt_rule_list *list, size_t r);
+const uint32_t *pdt_rule_list_def(const pdt_rule_list *list, size_t r, size_t *n_def);
+
+struct pdt_rule_class {
+    unsigned version; /* PDT_RULE_V1 */
+    const char *name;
+    const char *description;
+    unsigned flags;
+    /* Appends the candidates for ds to out.  *state is the class's private
+     * data for this dataset (may stay NULL), passed back to the other slots and
+     * released by destroy. */
+    pdt_status (*generate)(void **state, pdt_rule_list *out, const pdt_dataset *ds,
+                           const pdt_rule_params *params, pdt_error *err);
+    /* Writes the side of every dataset row for candidate r: bit i set = row i
+     * is in the left side.  Bits beyond the last row must be 0. */
+    pdt_status (*sides)(uint64_t *left, void *state, const pdt_rule_list *list, size_t r,
+                        const pdt_dataset *ds, pdt_error *err);
+    /* Makes the exact standalone rule of candidate r (rule is uninitialised). */
+    pdt_status (*export_rule)(pdt_rule *rule, void *state, const pdt_rule_list *list, size_t r,
+                              const pdt_dataset *ds, pdt_error *err);
+    /* Side of the point x (dims exact coordinates) for a standalone rule. */
+    pdt_status (*classify)(bool *left, const pdt_rule *rule, mpq_srcptr x, size_t dims,
+                           pdt_error *err);
+    /* Readable form, e.g. "2·x − 3·y ≤ 1"; names are the feature names. */
+    pdt_status (*describe)(pdt_buf *out, const pdt_rule *rule, const char *const *names,
+                           size_t dims, pdt_error *err);
+    /* Checks parameters read from a model file (NULL: accepted). */
+    pdt_status (*validate)(const pdt_rule *rule, size_t dims, pdt_error *err);
+    /* Optional: ancestry relation of candidate rj with respect to ri (ri != rj).
+     * NULL means PDT_DATA_DEFINED semantics. */
+    pdt_relation (*relation)(void *state, const pdt_rule_list *list, size_t ri, size_t rj);
+    /* Optional specialised backend that fits the whole problem. */
+    pdt_status (*solve)(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                        pdt_error *err);
+    void (*destroy)(void *state);
+};
+
+#define PDT_DEFINE_RULE(ident) const pdt_rule_class pdt_rule_class_##ident
+
+/* The candidates of one or more rule classes on a dataset with everything the
+ * splitter needs precomputed: side bitsets and defining points. */
+typedef struct pdt_ruleset pdt_ruleset;
+
+/* families: "axis" or a comma list "axis,hyperplane". */
+pdt_status pdt_ruleset_build(pdt_ruleset **out, const pdt_dataset *ds, const char *families,
+                             const pdt_rule_params *params, pdt_error *err);
+void pdt_ruleset_free(pdt_ruleset **rs);
+size_t pdt_ruleset_size(const pdt_ruleset *rs);
+size_t pdt_ruleset_words(const pdt_ruleset *rs); /* 64-bit words per item bitset */
+const uint64_t *pdt_ruleset_sides(const pdt_ruleset *rs, size_t r);
+const uint32_t *pdt_ruleset_def(const pdt_ruleset *rs, size_t r, size_t *n_def);
+const pdt_rule_class *pdt_ruleset_class(const pdt_ruleset *rs, size_t r);
+pdt_relation pdt_ruleset_relation(const pdt_ruleset *rs, size_t ri, size_t rj);
+pdt_status pdt_ruleset_export(pdt_rule *rule, const pdt_ruleset *rs, size_t r, pdt_error *err);
+const pdt_dataset *pdt_ruleset_dataset(const pdt_ruleset *rs);
+
+/* ------------------------------------------------------------ algebra */
+
+#define PDT_ALGEBRA_V1 1u
+
+/* A value type with selection (⊕) and combination (⊗).  Selective algebras
+ * (⊕ = min under `cmp`) get branch-and-bound, the "at most K" semantics and
+ * tree reconstruction; others (counting) get exact-size enumeration. */
+typedef struct pdt_algebra {
+    unsigned version;
+    const char *name;
+    size_t size;     /* bytes of one value */
+    bool selective;  /* ⊕ selects the smaller under cmp */
+    void (*init)(void *v);
+    void (*clear)(void *v);
+    void (*set)(void *dst, const void *src);
+    void (*set_zero)(void *v);               /* ⊕ identity: +inf for min, 0 for + */
+    void (*add)(void *acc, const void *x);   /* acc = acc ⊕ x (non-selective only) */
+    void (*mul)(void *r, const void *a, const void *b); /* r = a ⊗ b */
+    int (*cmp)(const void *a, const void *b);           /* selective only */
+    bool (*is_zero)(const void *v);                     /* v is the ⊕ identity (infeasible) */
+    /* Optional: r = ub "minus" a, the largest budget left for the other
+     * factor; returns false when nothing is left (a already reaches ub). */
+    bool (*residual)(void *r, const void *ub, const void *a);
+    void (*to_text)(pdt_buf *out, const void *v);
+} pdt_algebra;
+
+extern const pdt_algebra pdt_algebra_min_int64; /* int64_t, INT64_MAX = infeasible */
+extern const pdt_algebra pdt_algebra_min_mpz;   /* mpz_t with an infinity flag */
+extern const pdt_algebra pdt_algebra_count;     /* mpz_t, + and × */
+
+/* mpz value used by pdt_algebra_min_mpz. */
+typedef struct pdt_mpz_value {
+    mpz_t z;
+    bool inf;
+} pdt_mpz_value;
+
+/* ------------------------------------------------------------ problems */
+
+/* A subproblem: the items that reach it, the rules still admissible, its depth. */
+typedef struct pdt_node {
+    const uint64_t *items;
+    uint32_t n_items;
+    const uint32_t *rules;
+    uint32_t n_rules;
+    uint32_t depth;
+} pdt_node;
+
+/* Where a splitter writes a child: items has `words` words, rules room for
+ * the parent's n_rules entries. */
+typedef struct pdt_child {
+    uint64_t *items;
+    uint32_t n_items;
+    uint32_t *rules;
+    uint32_t n_rules;
+} pdt_child;
+
+#define PDT_PROBLEM_V1 1u
+
+/* Problem flags. */
+#define PDT_PROBLEM_MEMO 0x1u /* a subproblem's optimum depends only on (items, budget, depth, memo_key) */
+
+struct pdt_problem_class {
+    unsigned version; /* PDT_PROBLEM_V1 */
+    const char *name;
+    const char *description;
+    unsigned flags;
+    const pdt_algebra *algebra;
+    /* E(DL items). */
+    pdt_status (*leaf)(void *value, void *inst, const pdt_node *node, pdt_error *err);
+    /* E(DN left payload right) from the children's values. NULL: left ⊗ right. */
+    pdt_status (*branch)(void *value, void *inst, const pdt_node *node, int64_t payload,
+                         const void *left, const void *right, pdt_error *err);
+    /* Optional: a lower bound on any tree for node with at most `budget` branch nodes. */
+    pdt_status (*lower_bound)(void *value, void *inst, const pdt_node *node, uint32_t budget,
+                              pdt_error *err);
+    /* Optional splitter override: number of candidate splits of node, then the
+     * i-th one (payload and children; *ok = false skips it).  NULL: the rule
+     * splitter over the search's ruleset. */
+    uint32_t (*split_count)(void *inst, const pdt_node *node);
+    pdt_status (*split)(bool *ok, int64_t *payload, pdt_child *left, pdt_child *right, void *inst,
+                        const pdt_node *node, uint32_t i, pdt_error *err);
+    /* Optional extra memo key (e.g. the level mod D of a k-D tree). */
+    uint64_t (*memo_key)(void *inst, const pdt_node *node);
+};
+
+#define PDT_DEFINE_PROBLEM(ident) const pdt_problem_class pdt_problem_class_##ident
+
+const pdt_problem_class *pdt_problem_class_find(const char *name);
+size_t pdt_problem_class_count(void);
+const pdt_problem_class *pdt_problem_class_at(size_t i);
+
+/* ------------------------------------------------------------ search */
+
+/* A solved tree in preorder: payload of each branch node, PDT_LEAF for leaves. */
+#define PDT_LEAF INT64_MIN
+
+typedef struct pdt_search_opts {
+    uint32_t max_size;   /* K branch nodes (PDT_UNLIMITED: none) */
+    uint32_t max_depth;  /* PDT_UNLIMITED: none */
+    uint32_t min_leaf;   /* children of a split hold at least this many items */
+    bool exact_size;     /* exactly K branch nodes (always for non-selective algebras) */
+    bool no_memo;
+    size_t memo_bytes;   /* 0: 1 GiB */
+    double time_limit;   /* seconds, 0: none */
+    pdt_trace_fn trace;
+    void *trace_user;
+} pdt_search_opts;
+
+void pdt_search_opts_init(pdt_search_opts *o);
+
+typedef struct pdt_search_stats {
+    uint64_t nodes;       /* subproblems entered */
+    uint64_t candidates;  /* root candidates tried */
+    uint64_t memo_hits, memo_entries;
+    uint64_t pruned;      /* candidates cut by the bound */
+    double seconds;
+} pdt_search_stats;
+
+typedef struct pdt_search_result {
+    void *value;        /* caller-initialised value of the problem's algebra */
+    bool found;         /* a tree exists within the constraints */
+    bool optimal;       /* the search ran to completion */
+    int64_t *tree;      /* preorder payloads (selective algebras), malloc'd */
+    size_t tree_len;
+    pdt_search_stats stats;
+} pdt_search_result;
+
+/* The one recursion.  `rs` may be NULL when the problem overrides the
+ * splitter; `root` is the root subproblem (its rules index rs).  The result's
+ * tree is freed with pdt_search_result_clear. */
+pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, void *inst,
+                      const pdt_ruleset *rs, size_t n_words, const pdt_node *root,
+                      const pdt_search_opts *opts, pdt_error *err);
+/* The paper's driver: min over every k-combination of the root rules (k =
+ * 0..K) of sodt, the optimal tree using exactly those rules. */
+pdt_status pdt_search_combinations(pdt_search_result *res, const pdt_problem_class *problem,
+                                   void *inst, const pdt_ruleset *rs, const pdt_node *root,
+                                   const pdt_search_opts *opts, pdt_error *err);
+void pdt_search_result_clear(pdt_search_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
