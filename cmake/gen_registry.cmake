@@ -1,5 +1,6 @@
 # Writes a registry table from the PDT_DEFINE_* markers found in SOURCES.
 # Invoked at build time: cmake -DOUT=file -DKIND=plugins|commands -DSOURCES=a;b -P gen_registry.cmake
+string(REPLACE "|" ";" SOURCES "${SOURCES}")
 set(rules "")
 set(problems "")
 set(commands "")

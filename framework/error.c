@@ -45,6 +45,12 @@ pdt_status pdt_error_prefix(pdt_error *err, const char *fmt, ...)
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
     memcpy(old, err->message, sizeof old);
-    snprintf(err->message, sizeof err->message, "%s%s", prefix, old);
+    size_t n = strlen(prefix);
+    if (n >= sizeof err->message) n = sizeof err->message - 1;
+    memcpy(err->message, prefix, n);
+    size_t rest = strlen(old);
+    if (rest > sizeof err->message - 1 - n) rest = sizeof err->message - 1 - n;
+    memcpy(err->message + n, old, rest);
+    err->message[n + rest] = '\0';
     return err->status;
 }

@@ -36,6 +36,10 @@ void pdt_buf_mpq_decimal(pdt_buf *b, mpq_srcptr q);
  * Returns false (out untouched) for anything else, including nan and inf. */
 bool pdt_parse_rational(mpq_ptr out, const char *text, size_t len);
 
+/* Fast read access for plugins: the D nearest doubles of row i (row-major
+ * storage, valid while ds lives) and the class labels. */
+const double *pdt_dataset_row(const pdt_dataset *ds, size_t i);
+
 /* ------------------------------------------------------------ rules */
 
 typedef enum {
@@ -50,6 +54,10 @@ typedef enum {
 /* Rule-class flags. */
 #define PDT_EXACT 0x1u        /* sides are computed exactly */
 #define PDT_DATA_DEFINED 0x2u /* every rule is defined by data points (its defining points) */
+/* With a custom relation: the rules admissible in a region that can split it
+ * non-degenerately depend only on the region's items (lets the engine cache
+ * subproblems by item set; implied by data-defined rules). */
+#define PDT_REGION_BY_ITEMS 0x4u
 
 /* An exact, dataset-independent rule, as stored in a model: the class plus
  * integer and rational parameters whose meaning the class defines. */
@@ -128,6 +136,10 @@ const pdt_rule_class *pdt_ruleset_class(const pdt_ruleset *rs, size_t r);
 pdt_relation pdt_ruleset_relation(const pdt_ruleset *rs, size_t ri, size_t rj);
 pdt_status pdt_ruleset_export(pdt_rule *rule, const pdt_ruleset *rs, size_t r, pdt_error *err);
 const pdt_dataset *pdt_ruleset_dataset(const pdt_ruleset *rs);
+/* True when the admissible rules of a region depend only on its items. */
+bool pdt_ruleset_region_by_items(const pdt_ruleset *rs);
+/* True when every rule uses the data-defined relation (no custom relation). */
+bool pdt_ruleset_data_defined(const pdt_ruleset *rs);
 
 /* ------------------------------------------------------------ algebra */
 
@@ -135,7 +147,8 @@ const pdt_dataset *pdt_ruleset_dataset(const pdt_ruleset *rs);
 
 /* A value type with selection (⊕) and combination (⊗).  Selective algebras
  * (⊕ = min under `cmp`) get branch-and-bound, the "at most K" semantics and
- * tree reconstruction; others (counting) get exact-size enumeration. */
+ * tree reconstruction; others (counting) get exact-size enumeration.
+ * Selective values are non-negative integers (costs), so bounds subtract. */
 typedef struct pdt_algebra {
     unsigned version;
     const char *name;
@@ -152,6 +165,8 @@ typedef struct pdt_algebra {
     /* Optional: r = ub "minus" a, the largest budget left for the other
      * factor; returns false when nothing is left (a already reaches ub). */
     bool (*residual)(void *r, const void *ub, const void *a);
+    /* Selective only: r = the smallest value greater than v (values are integral). */
+    void (*succ)(void *r, const void *v);
     void (*to_text)(pdt_buf *out, const void *v);
 } pdt_algebra;
 

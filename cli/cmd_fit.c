@@ -1,0 +1,140 @@
+/* pdt fit: the optimal classification tree for a data set. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "data.h"
+#include "options.h"
+#include "pdt.h"
+
+static cli_option fit_options[] = {
+    CLI_DATA_OPTIONS,
+    {"rules", 'r', "FAMILY", "rule family or comma list: axis, hyperplane, ... (default axis)", NULL},
+    {"size", 'k', "K", "at most K branch nodes", NULL},
+    {"depth", 0, "D", "at most D levels of branch nodes", NULL},
+    {"min-leaf", 0, "M", "every leaf made by a split holds at least M items", NULL},
+    {"degree", 0, "G", "polynomial degree of hypersurface rules", NULL},
+    {"rule-options", 0, "TEXT", "plugin-specific key=value,... options", NULL},
+    {"class-weights", 0, "SPEC", "misclassification weights, e.g. \"0=1,1=2.5\"", NULL},
+    {"engine", 0, "NAME", "fused (default), combinations (the paper's driver) or backend", NULL},
+    {"no-memo", 0, NULL, "do not cache subproblems", NULL},
+    {"memo-mb", 0, "MB", "subproblem cache size in MiB (default 1024)", NULL},
+    {"time-limit", 0, "S", "stop after S seconds with the best tree so far (not proven optimal)", NULL},
+    {"output", 'o', "FILE", "write the model / result document (JSON)", NULL},
+    {"dot", 0, "FILE", "write the tree as Graphviz DOT", NULL},
+    {"svg", 0, "FILE", "draw the tree as SVG", NULL},
+    {"png", 0, "FILE", "draw the tree as PNG", NULL},
+    {"quiet", 'q', NULL, "print only the summary line", NULL},
+    {"help", 'h', NULL, "show this help", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static void fit_help(FILE *out)
+{
+    fprintf(out, "usage: pdt fit --data FILE [--rules FAMILY] --size K [--depth D] [-o MODEL.json]\n\n"
+                 "Finds a provably optimal tree: fewest misclassified training items among all\n"
+                 "proper trees with at most K branch nodes (and at most D levels) whose rules\n"
+                 "come from the family.\n\noptions:\n");
+    cli_print_options(out, fit_options);
+}
+
+static bool parse_engine(pdt_fit_options *fo, const char *v)
+{
+    if (!v || strcmp(v, "fused") == 0) fo->engine = PDT_ENGINE_FUSED;
+    else if (strcmp(v, "combinations") == 0) fo->engine = PDT_ENGINE_COMBINATIONS;
+    else if (strcmp(v, "backend") == 0) fo->engine = PDT_ENGINE_BACKEND;
+    else {
+        fprintf(stderr, "pdt fit: option --engine: '%s' is not fused, combinations or backend\n", v);
+        return false;
+    }
+    return true;
+}
+
+static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
+{
+    pdt_fit_options_init(fo);
+    uint32_t memo_mb = 0, degree = 0;
+    bool ok = cli_uint(&fo->max_size, o, "size", "fit", PDT_UNLIMITED) &&
+              cli_uint(&fo->max_depth, o, "depth", "fit", PDT_UNLIMITED) &&
+              cli_uint(&fo->min_leaf, o, "min-leaf", "fit", 0) &&
+              cli_uint(&degree, o, "degree", "fit", 0) && cli_uint(&memo_mb, o, "memo-mb", "fit", 0) &&
+              cli_double(&fo->time_limit, o, "time-limit", "fit", 0) && parse_engine(fo, cli_get(o, "engine"));
+    if (!ok) return false;
+    if (cli_get(o, "rules")) fo->rules = cli_get(o, "rules");
+    fo->rule_params.degree = degree;
+    fo->rule_params.options = cli_get(o, "rule-options");
+    fo->class_weights = cli_get(o, "class-weights");
+    fo->no_memo = cli_flag(o, "no-memo");
+    fo->memo_megabytes = memo_mb;
+    if (fo->max_size == PDT_UNLIMITED && fo->max_depth == PDT_UNLIMITED) {
+        fprintf(stderr, "pdt fit: give --size K and/or --depth D (try 'pdt fit --help')\n");
+        return false;
+    }
+    return true;
+}
+
+static void print_summary(const pdt_model *m)
+{
+    mpq_t obj;
+    mpq_init(obj);
+    pdt_model_objective(obj, m);
+    char *text = mpq_get_str(NULL, 10, obj);
+    printf("objective %s (%s), %u branch nodes, depth %u, %.3f s\n", text ? text : "?",
+           pdt_model_optimal(m) ? "optimal" : "NOT proven optimal: a limit was reached",
+           pdt_model_size(m), pdt_model_depth(m), pdt_model_seconds(m));
+    void (*gmp_free)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &gmp_free);
+    if (text) gmp_free(text, strlen(text) + 1);
+    mpq_clear(obj);
+}
+
+static bool write_outputs(const pdt_model *m, cli_option *o)
+{
+    static const struct { const char *opt, *format; } outs[] = {
+        {"output", NULL}, {"dot", "dot"}, {"svg", "svg"}, {"png", "png"}};
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
+        const char *path = cli_get(o, outs[i].opt);
+        if (!path) continue;
+        pdt_error err;
+        pdt_error_clear(&err);
+        pdt_status st = outs[i].format ? pdt_model_render(m, path, outs[i].format, &err)
+                                       : pdt_model_save_json(m, path, &err);
+        if (st) {
+            fprintf(stderr, "pdt fit: option --%s: %s\n", outs[i].opt, err.message);
+            cli_remove_outputs();
+            return false;
+        }
+        cli_track_output(path);
+    }
+    return true;
+}
+
+static int fit_run(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fit_help(stdout);
+        return 0;
+    }
+    pdt_fit_options fo;
+    if (!cli_parse(fit_options, argc, argv, "fit") || !fit_read_options(&fo, fit_options)) return 2;
+    pdt_dataset *ds = NULL;
+    if (!cli_load_data(&ds, fit_options, "fit", false)) return 1;
+    pdt_model *m = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    int rc = 0;
+    if (pdt_fit(&m, ds, &fo, &err)) {
+        fprintf(stderr, "pdt fit: %s\n", err.message);
+        rc = err.status == PDT_EINVAL ? 1 : 3;
+    } else {
+        if (!cli_flag(fit_options, "quiet") && pdt_model_write_text(m, stdout, &err))
+            fprintf(stderr, "pdt fit: %s\n", err.message);
+        print_summary(m);
+        if (!write_outputs(m, fit_options)) rc = 1;
+    }
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+    return rc;
+}
+
+PDT_DEFINE_COMMAND(fit) = {"fit", "find a provably optimal classification tree", fit_run, fit_help};

@@ -1,0 +1,19 @@
+/* Loading the --data file the way every subcommand does. */
+#ifndef PDT_CLI_DATA_H
+#define PDT_CLI_DATA_H
+
+#include "options.h"
+#include "pdt.h"
+
+/* The data options every data-reading command accepts. */
+#define CLI_DATA_OPTIONS                                                                          \
+    {"data", 'd', "FILE", "data file (CSV with a header, or DL8.5 with --format dl85)", NULL},    \
+    {"format", 0, "FMT", "csv or dl85 (default: dl85 for .txt/.dl85 files, else csv)", NULL},      \
+    {"label", 0, "NAME", "label column of a CSV (default: the last column)", NULL},               \
+    {"skip", 0, "COLS", "comma-separated CSV columns to ignore (e.g. an id column)", NULL},       \
+    {"skip-nonnumeric", 0, NULL, "ignore CSV columns that hold non-numbers", NULL}
+
+/* Loads --data; prints "pdt CMD: message" and returns false on error. */
+bool cli_load_data(pdt_dataset **out, cli_option *opts, const char *cmd, bool no_label);
+
+#endif

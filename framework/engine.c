@@ -1,0 +1,444 @@
+/* The one recursion (He & Little eq. 17, fused over all rule combinations):
+ *
+ *   odt(items, F, k) = leaf(items)  ⊕  ⊕_{r ∈ F} ⊕_{k1+k2=k-1}
+ *                      odt(items ∩ L(r), F↙r, k1) ⊗ odt(items ∩ R(r), F↘r, k2)
+ *
+ * where F↙r are the admissible rules related to r on the left.  Pushing the
+ * min over k-combinations inside the recursion is valid because every subset
+ * of F↙r and of F↘r combines with r into a proper tree rooted at r.  With a
+ * selective algebra the leaf term is allowed at every budget ("at most k"),
+ * an upper bound is passed down (branch-and-bound) and solved subproblems are
+ * cached by item set when the problem allows it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitset.h"
+#include "engine_impl.h"
+
+#define DEADLINE_EVERY 1024u
+
+uint32_t pdt_engine_depth_cap(uint32_t drem)
+{
+    return drem >= 31 ? PDT_UNLIMITED : (UINT32_C(1) << drem) - 1;
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+double pdt_engine_elapsed(const pdt_search_state *s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
+}
+
+static void check_deadline(pdt_search_state *s)
+{
+    if (!s->has_deadline || (s->stats.nodes % DEADLINE_EVERY)) return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > s->deadline.tv_sec ||
+        (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec))
+        s->aborted = true;
+}
+
+/* ------------------------------------------------------------ frames */
+
+static void *value_new(const pdt_algebra *alg)
+{
+    void *v = malloc(alg->size);
+    if (v) alg->init(v);
+    return v;
+}
+
+static void value_free(const pdt_algebra *alg, void *v)
+{
+    if (!v) return;
+    alg->clear(v);
+    free(v);
+}
+
+static void frame_free(const pdt_algebra *alg, pdt_frame *f)
+{
+    if (!f) return;
+    void **vals[] = {&f->v_leaf, &f->v_best, &f->v_l, &f->v_r, &f->v_c, &f->v_ubl, &f->v_ubr,
+                     &f->v_lb, &f->v_inc, &f->dec.v_l, &f->dec.v_r};
+    for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) value_free(alg, *vals[i]);
+    free(f->litems);
+    free(f->ritems);
+    free(f->lrules);
+    free(f->rrules);
+    free(f->rules);
+    free(f->seen_hash);
+    free(f->seen_items);
+    free(f);
+}
+
+static pdt_frame *frame_new(const pdt_search_state *s)
+{
+    pdt_frame *f = calloc(1, sizeof *f);
+    if (!f) return NULL;
+    size_t w = s->words ? s->words : 1, r = s->root_rules ? s->root_rules : 1;
+    f->cap_rules = (uint32_t)r;
+    f->litems = calloc(w, sizeof *f->litems);
+    f->ritems = calloc(w, sizeof *f->ritems);
+    f->lrules = malloc(r * sizeof *f->lrules);
+    f->rrules = malloc(r * sizeof *f->rrules);
+    f->rules = malloc(r * sizeof *f->rules);
+    bool ok = f->litems && f->ritems && f->lrules && f->rrules && f->rules;
+    void **vals[] = {&f->v_leaf, &f->v_best, &f->v_l, &f->v_r, &f->v_c, &f->v_ubl, &f->v_ubr,
+                     &f->v_lb, &f->v_inc, &f->dec.v_l, &f->dec.v_r};
+    for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
+        *vals[i] = value_new(s->alg);
+        ok = ok && *vals[i];
+    }
+    if (!ok) {
+        frame_free(s->alg, f);
+        return NULL;
+    }
+    return f;
+}
+
+pdt_frame *pdt_engine_frame(pdt_search_state *s, uint32_t depth)
+{
+    if (depth < s->n_frames && s->frames[depth]) return s->frames[depth];
+    if (depth >= s->n_frames) {
+        size_t n = s->n_frames ? s->n_frames : 8;
+        while (n <= depth) n *= 2;
+        pdt_frame **fr = realloc(s->frames, n * sizeof *fr);
+        if (!fr) return NULL;
+        memset(fr + s->n_frames, 0, (n - s->n_frames) * sizeof *fr);
+        s->frames = fr;
+        s->n_frames = n;
+    }
+    s->frames[depth] = frame_new(s);
+    return s->frames[depth];
+}
+
+/* ------------------------------------------------------------ setup */
+
+void pdt_search_opts_init(pdt_search_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_size = PDT_UNLIMITED;
+    o->max_depth = PDT_UNLIMITED;
+}
+
+pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, void *inst,
+                            const pdt_ruleset *rs, size_t words, uint32_t root_rules,
+                            const pdt_search_opts *opts, pdt_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (pc->version != PDT_PROBLEM_V1 || !pc->algebra || !pc->leaf)
+        return pdt_error_set(err, PDT_EPLUGIN, "problem plugin \"%s\": bad interface", pc->name);
+    if (!pc->split && !rs)
+        return pdt_error_set(err, PDT_EINTERNAL, "problem \"%s\": no splitter and no rules", pc->name);
+    s->pc = pc;
+    s->inst = inst;
+    s->alg = pc->algebra;
+    s->rs = pc->split ? NULL : rs;
+    s->words = words;
+    s->root_rules = root_rules;
+    s->o = *opts;
+    s->err = err;
+    s->exact = opts->exact_size || !s->alg->selective;
+    bool by_items = !s->rs || pdt_ruleset_region_by_items(s->rs);
+    s->data_defined = s->rs && pdt_ruleset_data_defined(s->rs);
+    /* Exact-size searches count or use every rule, so only a pure function of
+     * the items may be cached; at-most searches may ignore degenerate rules. */
+    bool items_determine = s->exact ? (!s->rs || s->data_defined) : by_items;
+    s->memo_on = !opts->no_memo && (pc->flags & PDT_PROBLEM_MEMO) && items_determine;
+    s->dedup_on = !s->exact && s->rs && by_items;
+    clock_gettime(CLOCK_MONOTONIC, &s->start);
+    if (opts->time_limit > 0) {
+        s->has_deadline = true;
+        double t = (double)s->start.tv_sec + 1e-9 * (double)s->start.tv_nsec + opts->time_limit;
+        s->deadline.tv_sec = (time_t)t;
+        s->deadline.tv_nsec = (long)((t - (double)(time_t)t) * 1e9);
+    }
+    if (s->memo_on) {
+        size_t bytes = opts->memo_bytes ? opts->memo_bytes : ((size_t)1 << 30);
+        if (pdt_memo_new(&s->memo, words, s->alg, bytes))
+            return pdt_error_set(err, PDT_ENOMEM, "out of memory for the subproblem cache");
+    }
+    if (!pdt_engine_frame(s, 0)) return pdt_error_set(err, PDT_ENOMEM, "out of memory for the search");
+    return PDT_OK;
+}
+
+void pdt_engine_end(pdt_search_state *s)
+{
+    for (size_t d = 0; d < s->n_frames; d++) frame_free(s->alg, s->frames[d]);
+    free(s->frames);
+    if (s->memo) s->stats.memo_entries = pdt_memo_count(s->memo);
+    pdt_memo_free(&s->memo);
+    s->frames = NULL;
+    s->n_frames = 0;
+}
+
+/* ------------------------------------------------------------ tracing */
+
+static void trace(pdt_search_state *s, pdt_trace_kind kind, const pdt_node *node, uint32_t k,
+                  int64_t payload, uint32_t nl, uint32_t nr, const char *reason, const void *value)
+{
+    if (!s->o.trace) return;
+    pdt_buf text;
+    pdt_buf_init(&text);
+    if (value) s->alg->to_text(&text, value);
+    pdt_trace_event ev = {kind, node->depth, k, node->n_items, node->n_rules, node->items,
+                          payload, nl, nr, reason, value ? text.data : NULL};
+    s->o.trace(s->o.trace_user, &ev);
+    pdt_buf_clear(&text);
+}
+
+/* ------------------------------------------------------------ memo */
+
+static uint64_t memo_extra(const pdt_search_state *s, const pdt_node *node)
+{
+    return s->pc->memo_key ? s->pc->memo_key(s->inst, node) : 0;
+}
+
+static void memo_store(pdt_search_state *s, const pdt_node *node, uint32_t k, uint32_t drem,
+                       bool found, const void *best, const void *ub, const pdt_decision *dec)
+{
+    if (!s->memo_on || s->aborted) return;
+    pdt_memo_entry *e = pdt_memo_put(s->memo, node->items, k, drem, memo_extra(s, node));
+    if (!e) return;
+    void *v = pdt_memo_value(e);
+    if (found || !s->alg->selective) {
+        e->kind = PDT_MEMO_EXACT;
+        s->alg->set(v, best);
+        e->payload = dec ? dec->payload : PDT_LEAF;
+        e->k1 = dec ? dec->k1 : 0;
+        e->k = k;
+        return;
+    }
+    if (e->kind == PDT_MEMO_EXACT) return;
+    if (e->kind != PDT_MEMO_LOWER || s->alg->cmp(v, ub) < 0) s->alg->set(v, ub);
+    e->kind = PDT_MEMO_LOWER;
+}
+
+/* ------------------------------------------------------------ selective solve */
+
+typedef struct solve_ctx {
+    pdt_search_state *s;
+    pdt_frame *f;
+    pdt_node *node;
+    uint32_t k, drem;
+    const void *stop; /* satisficing: a tree this good ends the search */
+    bool has_lb;
+    bool found;
+    bool done; /* the lower bound or the stop value was reached */
+} solve_ctx;
+
+static bool reached(const solve_ctx *c)
+{
+    const pdt_algebra *a = c->s->alg;
+    if (!c->found) return false;
+    if (c->has_lb && a->cmp(c->f->v_best, c->f->v_lb) <= 0) return true;
+    return c->stop && a->cmp(c->f->v_best, c->stop) <= 0;
+}
+
+static pdt_status materialise(pdt_search_state *s, pdt_frame *f, pdt_node *node, const pdt_lazy_rules *lz)
+{
+    if (lz->root == UINT32_MAX) {
+        node->rules = lz->from;
+        node->n_rules = lz->n;
+        return PDT_OK;
+    }
+    node->n_rules = pdt_engine_derive_rules(s, f->rules, lz);
+    node->rules = f->rules;
+    return PDT_OK;
+}
+
+/* Tries the candidate with children l, r and budgets k1, k2 against the incumbent. */
+static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt_node *l,
+                              const pdt_lazy_rules *ll, pdt_node *r, const pdt_lazy_rules *lr,
+                              uint32_t k1, uint32_t k2)
+{
+    pdt_search_state *s = c->s;
+    pdt_frame *f = c->f;
+    const pdt_algebra *a = s->alg;
+    bool ok;
+    pdt_status st;
+    /* left: must leave room for the right child's lower bound (0 when unknown) */
+    if (s->pc->lower_bound) {
+        st = s->pc->lower_bound(f->v_c, s->inst, r, k2, s->err);
+        if (st) return st;
+        if (!a->residual(f->v_ubl, f->v_inc, f->v_c)) goto pruned;
+    } else {
+        a->set(f->v_ubl, f->v_inc);
+    }
+    st = pdt_engine_solve(s, l, ll, k1, c->drem - 1, f->v_ubl, &ok, f->v_l);
+    if (st) return st;
+    if (!ok) goto pruned;
+    if (!a->residual(f->v_ubr, f->v_inc, f->v_l)) goto pruned;
+    st = pdt_engine_solve(s, r, lr, k2, c->drem - 1, f->v_ubr, &ok, f->v_r);
+    if (st) return st;
+    if (!ok) goto pruned;
+    if (s->pc->branch) {
+        st = s->pc->branch(f->v_c, s->inst, c->node, payload, f->v_l, f->v_r, s->err);
+        if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
+    } else {
+        a->mul(f->v_c, f->v_l, f->v_r);
+    }
+    if (a->cmp(f->v_c, f->v_inc) >= 0) goto pruned;
+    a->set(f->v_best, f->v_c);
+    a->set(f->v_inc, f->v_c);
+    f->dec = (pdt_decision){payload, index, k1, true, f->dec.v_l, f->dec.v_r};
+    a->set(f->dec.v_l, f->v_l);
+    a->set(f->dec.v_r, f->v_r);
+    c->found = true;
+    trace(s, PDT_TRACE_IMPROVE, c->node, c->k, payload, l->n_items, r->n_items, NULL, f->v_best);
+    return PDT_OK;
+pruned:
+    s->stats.pruned++;
+    trace(s, PDT_TRACE_PRUNE, c->node, c->k, payload, l->n_items, r->n_items,
+          "cannot beat the best tree found so far", NULL);
+    return PDT_OK;
+}
+
+/* Budget pairs (k1, k2) for a split of a node with budget k (one node used by the root). */
+static pdt_status try_split(solve_ctx *c, int64_t payload, uint32_t index, pdt_node *l,
+                            pdt_lazy_rules *ll, pdt_node *r, pdt_lazy_rules *lr)
+{
+    pdt_search_state *s = c->s;
+    uint32_t child_cap = pdt_engine_depth_cap(c->drem - 1);
+    uint32_t nl = PDT_UNLIMITED, nr = PDT_UNLIMITED;
+    if (s->exact) { /* exact sizes need the children's rule counts */
+        nl = pdt_engine_derive_rules(s, c->f->lrules, ll);
+        nr = pdt_engine_derive_rules(s, c->f->rrules, lr);
+        *ll = (pdt_lazy_rules){c->f->lrules, nl, UINT32_MAX, PDT_REL_LEFT};
+        *lr = (pdt_lazy_rules){c->f->rrules, nr, UINT32_MAX, PDT_REL_RIGHT};
+    }
+    uint32_t kmax = min_u32(c->k - 1, child_cap);
+    for (uint32_t k1 = 0; k1 <= kmax && !c->done && !s->aborted; k1++) {
+        uint32_t k2 = c->k - 1 - k1;
+        /* at most: (k1, k2 > cap) is dominated by (k - 1 - cap, cap), tried later */
+        if (k2 > child_cap || (s->exact && (k1 > nl || k2 > nr))) continue;
+        pdt_status st = try_budgets(c, payload, index, l, ll, r, lr, k1, k2);
+        if (st) return st;
+        if (reached(c)) c->done = true;
+    }
+    return PDT_OK;
+}
+
+static pdt_status search_splits(solve_ctx *c)
+{
+    pdt_search_state *s = c->s;
+    pdt_frame *f = c->f;
+    pdt_node *node = c->node;
+    uint32_t n_split = pdt_engine_split_count(s, node);
+    bool dedup = s->dedup_on && c->k >= 2;
+    if (dedup) pdt_engine_seen_reset(f);
+    for (uint32_t i = 0; i < n_split && !c->done && !s->aborted; i++) {
+        bool ok = false;
+        int64_t payload = 0;
+        pdt_node l, r;
+        pdt_lazy_rules ll, lr;
+        pdt_status st = pdt_engine_split_at(s, f, node, i, &ok, &payload, &l, &ll, &r, &lr);
+        if (st) return st;
+        if (!ok) continue;
+        s->stats.candidates++;
+        bool degenerate = l.n_items == 0 || r.n_items == 0;
+        if ((!s->exact && degenerate) || (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)))
+            continue;
+        if (dedup && pdt_engine_seen_before(s, f, l.items, n_split)) continue;
+        trace(s, PDT_TRACE_CANDIDATE, node, c->k, payload, l.n_items, r.n_items, NULL, NULL);
+        st = try_split(c, payload, i, &l, &ll, &r, &lr);
+        if (st) return st;
+    }
+    return PDT_OK;
+}
+
+/* Looks the node up in the cache; true when the entry answers the query. */
+static bool memo_answer(pdt_search_state *s, pdt_frame *f, const pdt_node *node, uint32_t k,
+                        uint32_t drem, const void *ub, bool *found, void *out)
+{
+    if (!s->memo_on) return false;
+    pdt_memo_entry *e = pdt_memo_find(s->memo, node->items, k, drem, memo_extra(s, node));
+    if (!e) return false;
+    void *v = pdt_memo_value(e);
+    if (e->kind == PDT_MEMO_EXACT) {
+        s->stats.memo_hits++;
+        s->alg->set(out, v);
+        *found = s->alg->cmp(v, ub) < 0;
+        f->dec = (pdt_decision){e->payload, UINT32_MAX, e->k1, false, f->dec.v_l, f->dec.v_r};
+        return true;
+    }
+    if (s->alg->cmp(v, ub) >= 0) {
+        s->stats.memo_hits++;
+        s->alg->set(out, v);
+        *found = false;
+        return true;
+    }
+    return false;
+}
+
+pdt_status pdt_engine_solve(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz, uint32_t k,
+                            uint32_t drem, const void *ub, bool *found, void *out)
+{
+    return pdt_engine_solve_until(s, node, lz, k, drem, ub, NULL, found, out);
+}
+
+pdt_status pdt_engine_solve_until(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz,
+                                  uint32_t k, uint32_t drem, const void *ub, const void *stop,
+                                  bool *found, void *out)
+{
+    const pdt_algebra *a = s->alg;
+    s->stats.nodes++;
+    check_deadline(s);
+    pdt_frame *f = pdt_engine_frame(s, node->depth);
+    if (!f) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory for the search");
+    f->dec = (pdt_decision){PDT_LEAF, UINT32_MAX, 0, false, f->dec.v_l, f->dec.v_r};
+    if (s->exact && k > pdt_engine_depth_cap(drem)) { /* exactly k nodes do not fit */
+        a->set_zero(out);
+        *found = false;
+        return PDT_OK;
+    }
+    k = min_u32(k, pdt_engine_depth_cap(drem));
+    drem = min_u32(drem, k);
+    node->rules = NULL;
+    node->n_rules = lz->root == UINT32_MAX ? lz->n : 0;
+    pdt_status st = s->pc->leaf(f->v_leaf, s->inst, node, s->err);
+    if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
+    /* a leaf is the only tree without budget or without room for two children */
+    uint32_t smallest = s->o.min_leaf > 1 ? s->o.min_leaf : 1;
+    if (k == 0 || (!s->exact && node->n_items < 2 * smallest)) {
+        if (s->exact && k) a->set_zero(out);
+        else a->set(out, f->v_leaf);
+        *found = a->cmp(out, ub) < 0;
+        return PDT_OK;
+    }
+    bool has_lb = false;
+    if (s->pc->lower_bound && !s->exact) {
+        st = s->pc->lower_bound(f->v_lb, s->inst, node, k, s->err);
+        if (st) return st;
+        has_lb = true;
+        if (a->cmp(f->v_leaf, f->v_lb) <= 0) { /* the leaf is already optimal */
+            a->set(out, f->v_leaf);
+            *found = a->cmp(out, ub) < 0;
+            return PDT_OK;
+        }
+    }
+    if (memo_answer(s, f, node, k, drem, ub, found, out)) return PDT_OK;
+    st = materialise(s, f, node, lz);
+    if (st) return st;
+    trace(s, PDT_TRACE_ENTER, node, k, -1, 0, 0, NULL, NULL);
+    solve_ctx c = {s, f, node, k, drem, stop, has_lb, false, false};
+    if (!s->exact && a->cmp(f->v_leaf, ub) < 0) {
+        a->set(f->v_best, f->v_leaf);
+        c.found = true;
+    } else {
+        a->set_zero(f->v_best);
+    }
+    a->set(f->v_inc, c.found ? f->v_best : ub);
+    c.done = reached(&c);
+    st = search_splits(&c);
+    if (st) return st;
+    if (!stop) memo_store(s, node, k, drem, c.found, f->v_best, ub, c.found ? &f->dec : NULL);
+    if (c.found) a->set(out, f->v_best);
+    else a->set(out, ub);
+    *found = c.found;
+    trace(s, PDT_TRACE_LEAVE, node, k, -1, 0, 0, c.found ? NULL : "no tree beats the bound",
+          c.found ? out : NULL);
+    return PDT_OK;
+}

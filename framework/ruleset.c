@@ -1,0 +1,215 @@
+/* The candidate rules of one or more families on a dataset, with side
+ * bitsets and defining points precomputed once for the splitter. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitset.h"
+#include "dataset_impl.h"
+#include "rule_list.h"
+
+#define MAX_FAMILIES 16
+#define SIDES_LIMIT (UINT64_C(8) << 30) /* bytes of side bitsets we agree to hold */
+
+struct pdt_ruleset {
+    const pdt_dataset *ds;
+    size_t n, words;
+    uint64_t *sides;      /* n * words */
+    uint16_t *family;     /* family index of each rule */
+    uint32_t *local;      /* index of each rule in its family's list */
+    size_t n_families;
+    const pdt_rule_class *classes[MAX_FAMILIES];
+    pdt_rule_list *lists[MAX_FAMILIES];
+    void *states[MAX_FAMILIES];
+    bool data_defined, region_by_items;
+};
+
+static pdt_status check_class(const pdt_rule_class *cls, pdt_error *err)
+{
+    if (cls->version != PDT_RULE_V1)
+        return pdt_error_set(err, PDT_EPLUGIN, "rule plugin \"%s\": interface version %u, expected %u",
+                             cls->name, cls->version, PDT_RULE_V1);
+    if (!cls->generate || !cls->sides || !cls->export_rule || !cls->classify || !cls->describe)
+        return pdt_error_set(err, PDT_EPLUGIN,
+                             "rule plugin \"%s\": a required slot (generate, sides, export_rule, "
+                             "classify, describe) is missing", cls->name);
+    return PDT_OK;
+}
+
+static void list_families(char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < pdt_rule_class_count(); i++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", pdt_rule_class_at(i)->name);
+    }
+}
+
+/* Splits "axis, hyperplane" into classes. */
+static pdt_status parse_families(pdt_ruleset *rs, const char *families, pdt_error *err)
+{
+    if (!families || !*families)
+        return pdt_error_set(err, PDT_EINVAL, "option --rules: no rule family given");
+    const char *p = families;
+    while (*p) {
+        while (*p == ' ' || *p == ',') p++;
+        size_t len = strcspn(p, ", ");
+        if (!len) break;
+        char name[64];
+        if (len >= sizeof name)
+            return pdt_error_set(err, PDT_EINVAL, "option --rules: family name too long");
+        memcpy(name, p, len);
+        name[len] = '\0';
+        p += len;
+        const pdt_rule_class *cls = pdt_rule_class_find(name);
+        if (!cls) {
+            char known[512];
+            list_families(known, sizeof known);
+            return pdt_error_set(err, PDT_EINVAL, "option --rules: unknown rule family \"%s\" (known: %s)",
+                                 name, known);
+        }
+        for (size_t f = 0; f < rs->n_families; f++)
+            if (rs->classes[f] == cls)
+                return pdt_error_set(err, PDT_EINVAL, "option --rules: family \"%s\" given twice", name);
+        if (rs->n_families == MAX_FAMILIES)
+            return pdt_error_set(err, PDT_EINVAL, "option --rules: at most %d families", MAX_FAMILIES);
+        pdt_status st = check_class(cls, err);
+        if (st) return st;
+        rs->classes[rs->n_families++] = cls;
+    }
+    if (!rs->n_families) return pdt_error_set(err, PDT_EINVAL, "option --rules: no rule family given");
+    return PDT_OK;
+}
+
+static pdt_status generate_all(pdt_ruleset *rs, const pdt_rule_params *params, pdt_error *err)
+{
+    rs->data_defined = rs->region_by_items = true;
+    for (size_t f = 0; f < rs->n_families; f++) {
+        const pdt_rule_class *cls = rs->classes[f];
+        if (pdt_rule_list_new(&rs->lists[f])) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        pdt_status st = cls->generate(&rs->states[f], rs->lists[f], rs->ds, params, err);
+        if (st) return pdt_error_prefix(err, "rule plugin \"%s\": ", cls->name);
+        if (cls->relation) {
+            rs->data_defined = false;
+            if (!(cls->flags & PDT_REGION_BY_ITEMS)) rs->region_by_items = false;
+        }
+        rs->n += rs->lists[f]->n;
+    }
+    if (rs->n >= UINT32_MAX)
+        return pdt_error_set(err, PDT_ELIMIT, "%zu candidate rules: more than pdt can index", rs->n);
+    if (rs->n && rs->words > SIDES_LIMIT / 8 / rs->n)
+        return pdt_error_set(err, PDT_ELIMIT,
+                             "%zu candidate rules on %zu items need more than %llu GiB of side bitsets; "
+                             "use fewer items or a smaller rule family", rs->n, rs->ds->n,
+                             (unsigned long long)(SIDES_LIMIT >> 30));
+    return PDT_OK;
+}
+
+static pdt_status compute_sides(pdt_ruleset *rs, pdt_error *err)
+{
+    rs->sides = calloc(rs->n ? rs->n * rs->words : 1, sizeof *rs->sides);
+    rs->family = malloc((rs->n ? rs->n : 1) * sizeof *rs->family);
+    rs->local = malloc((rs->n ? rs->n : 1) * sizeof *rs->local);
+    if (!rs->sides || !rs->family || !rs->local) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    size_t g = 0;
+    uint64_t tail = (rs->ds->n & 63) ? ~((UINT64_C(1) << (rs->ds->n & 63)) - 1) : 0;
+    for (size_t f = 0; f < rs->n_families; f++) {
+        const pdt_rule_class *cls = rs->classes[f];
+        for (size_t r = 0; r < rs->lists[f]->n; r++, g++) {
+            rs->family[g] = (uint16_t)f;
+            rs->local[g] = (uint32_t)r;
+            uint64_t *bits = rs->sides + g * rs->words;
+            pdt_status st = cls->sides(bits, rs->states[f], rs->lists[f], r, rs->ds, err);
+            if (st) return pdt_error_prefix(err, "rule plugin \"%s\": ", cls->name);
+            if (rs->words && (bits[rs->words - 1] & tail))
+                return pdt_error_set(err, PDT_EPLUGIN, "rule plugin \"%s\": rule %zu sets bits beyond "
+                                     "the last item", cls->name, r);
+            size_t n_def;
+            const uint32_t *def = pdt_rule_list_def(rs->lists[f], r, &n_def);
+            for (size_t k = 0; k < n_def; k++)
+                if (def[k] >= rs->ds->n)
+                    return pdt_error_set(err, PDT_EPLUGIN, "rule plugin \"%s\": rule %zu has defining "
+                                         "point %u of %zu items", cls->name, r, def[k], rs->ds->n);
+        }
+    }
+    return PDT_OK;
+}
+
+pdt_status pdt_ruleset_build(pdt_ruleset **out, const pdt_dataset *ds, const char *families,
+                             const pdt_rule_params *params, pdt_error *err)
+{
+    *out = NULL;
+    pdt_ruleset *rs = calloc(1, sizeof *rs);
+    if (!rs) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    rs->ds = ds;
+    rs->words = pdt_bits_words(ds->n);
+    pdt_rule_params none = {0};
+    pdt_status st = parse_families(rs, families, err);
+    if (!st) st = generate_all(rs, params ? params : &none, err);
+    if (!st) st = compute_sides(rs, err);
+    if (st) {
+        pdt_ruleset_free(&rs);
+        return st;
+    }
+    *out = rs;
+    return PDT_OK;
+}
+
+void pdt_ruleset_free(pdt_ruleset **rsp)
+{
+    if (!rsp || !*rsp) return;
+    pdt_ruleset *rs = *rsp;
+    for (size_t f = 0; f < rs->n_families; f++) {
+        if (rs->states[f] && rs->classes[f]->destroy) rs->classes[f]->destroy(rs->states[f]);
+        pdt_rule_list_free(&rs->lists[f]);
+    }
+    free(rs->sides);
+    free(rs->family);
+    free(rs->local);
+    free(rs);
+    *rsp = NULL;
+}
+
+size_t pdt_ruleset_size(const pdt_ruleset *rs) { return rs->n; }
+size_t pdt_ruleset_words(const pdt_ruleset *rs) { return rs->words; }
+const pdt_dataset *pdt_ruleset_dataset(const pdt_ruleset *rs) { return rs->ds; }
+bool pdt_ruleset_region_by_items(const pdt_ruleset *rs) { return rs->region_by_items; }
+bool pdt_ruleset_data_defined(const pdt_ruleset *rs) { return rs->data_defined; }
+
+const uint64_t *pdt_ruleset_sides(const pdt_ruleset *rs, size_t r) { return rs->sides + r * rs->words; }
+
+const uint32_t *pdt_ruleset_def(const pdt_ruleset *rs, size_t r, size_t *n_def)
+{
+    return pdt_rule_list_def(rs->lists[rs->family[r]], rs->local[r], n_def);
+}
+
+const pdt_rule_class *pdt_ruleset_class(const pdt_ruleset *rs, size_t r)
+{
+    return rs->classes[rs->family[r]];
+}
+
+/* rj's place below ri: where its defining points lie (or the class's own relation). */
+pdt_relation pdt_ruleset_relation(const pdt_ruleset *rs, size_t ri, size_t rj)
+{
+    if (ri == rj) return PDT_REL_NONE;
+    size_t f = rs->family[ri];
+    if (f == rs->family[rj] && rs->classes[f]->relation)
+        return rs->classes[f]->relation(rs->states[f], rs->lists[f], rs->local[ri], rs->local[rj]);
+    size_t n_def;
+    const uint32_t *def = pdt_ruleset_def(rs, rj, &n_def);
+    const uint64_t *side = pdt_ruleset_sides(rs, ri);
+    size_t left = 0;
+    for (size_t k = 0; k < n_def; k++) left += pdt_bit_get(side, def[k]);
+    if (n_def == 0) return PDT_REL_BOTH;
+    return left == n_def ? PDT_REL_LEFT : left == 0 ? PDT_REL_RIGHT : PDT_REL_NONE;
+}
+
+pdt_status pdt_ruleset_export(pdt_rule *rule, const pdt_ruleset *rs, size_t r, pdt_error *err)
+{
+    size_t f = rs->family[r];
+    pdt_status st = rs->classes[f]->export_rule(rule, rs->states[f], rs->lists[f], rs->local[r], rs->ds, err);
+    if (st) return pdt_error_prefix(err, "rule plugin \"%s\": ", rs->classes[f]->name);
+    if (rule->cls != rs->classes[f])
+        return pdt_error_set(err, PDT_EPLUGIN, "rule plugin \"%s\": exported rule has another class",
+                             rs->classes[f]->name);
+    return PDT_OK;
+}

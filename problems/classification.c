@@ -1,0 +1,152 @@
+/* Classification: items are labelled rows, a leaf costs its misclassified
+ * items (weighted per class when asked), E(DN u r v) = E(u) + E(v).
+ * Also pdt_fit, which builds the rules, runs the search and makes the model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitset.h"
+#include "classification.h"
+
+void cls_counts(uint64_t *counts, const cls_inst *c, const uint64_t *items)
+{
+    for (size_t k = 0; k < c->n_classes; k++)
+        counts[k] = pdt_bits_and_count(items, c->class_bits + k * c->words, c->words);
+}
+
+/* Majority class under the weights (ties: smallest index) and the leaf cost. */
+int64_t cls_leaf_cost(const cls_inst *c, const uint64_t *counts, uint32_t *label)
+{
+    int64_t total = 0, best = -1;
+    uint32_t arg = 0;
+    for (size_t k = 0; k < c->n_classes; k++) {
+        int64_t v = (int64_t)counts[k] * c->weight[k];
+        total += v;
+        if (v > best) {
+            best = v;
+            arg = (uint32_t)k;
+        }
+    }
+    if (label) *label = arg;
+    return total - (best < 0 ? 0 : best);
+}
+
+static pdt_status cls_leaf(void *value, void *inst, const pdt_node *node, pdt_error *err)
+{
+    (void)err;
+    const cls_inst *c = inst;
+    if (!c->weighted && c->n_classes == 2) {
+        uint32_t ones = pdt_bits_and_count(node->items, c->class_bits + c->words, c->words);
+        uint32_t zeros = node->n_items - ones;
+        *(int64_t *)value = ones < zeros ? ones : zeros;
+        return PDT_OK;
+    }
+    uint64_t counts[256], *cnt = c->n_classes <= 256 ? counts : malloc(c->n_classes * sizeof *cnt);
+    if (!cnt) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    cls_counts(cnt, c, node->items);
+    *(int64_t *)value = cls_leaf_cost(c, cnt, NULL);
+    if (cnt != counts) free(cnt);
+    return PDT_OK;
+}
+
+static pdt_status cls_lower_bound(void *value, void *inst, const pdt_node *node, uint32_t budget,
+                                  pdt_error *err)
+{
+    (void)inst;
+    (void)node;
+    (void)budget;
+    (void)err;
+    *(int64_t *)value = 0;
+    return PDT_OK;
+}
+
+PDT_DEFINE_PROBLEM(classification) = {
+    .version = PDT_PROBLEM_V1,
+    .name = "classification",
+    .description = "fewest (weighted) misclassified training items",
+    .flags = PDT_PROBLEM_MEMO,
+    .algebra = &pdt_algebra_min_int64,
+    .leaf = cls_leaf,
+    .lower_bound = cls_lower_bound,
+};
+
+/* ------------------------------------------------------------ weights */
+
+static pdt_status parse_weight(mpq_t *w, const pdt_dataset *ds, const char *item, size_t len,
+                               pdt_error *err)
+{
+    const char *eq = memchr(item, '=', len);
+    if (!eq) return pdt_error_set(err, PDT_EINVAL, "option --class-weights: \"%.*s\" is not CLASS=WEIGHT", (int)len, item);
+    char name[256];
+    size_t nlen = (size_t)(eq - item);
+    if (nlen >= sizeof name) return pdt_error_set(err, PDT_EINVAL, "option --class-weights: class name too long");
+    memcpy(name, item, nlen);
+    name[nlen] = '\0';
+    size_t c = pdt_dataset_find_class(ds, name);
+    if (c == SIZE_MAX) return pdt_error_set(err, PDT_EINVAL, "option --class-weights: no class \"%s\" in the data", name);
+    const char *v = eq + 1;
+    size_t vlen = len - nlen - 1;
+    if (!pdt_parse_rational(w[c], v, vlen) || mpq_sgn(w[c]) < 0)
+        return pdt_error_set(err, PDT_EINVAL, "option --class-weights: weight \"%.*s\" of class %s is "
+                             "not a non-negative number", (int)vlen, v, name);
+    return PDT_OK;
+}
+
+/* Exact class weights scaled to integers with a common denominator. */
+static pdt_status cls_weights(cls_inst *c, const char *spec, pdt_error *err)
+{
+    mpz_init_set_ui(c->scale, 1);
+    c->weight = malloc(c->n_classes * sizeof *c->weight);
+    if (!c->weight) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (size_t k = 0; k < c->n_classes; k++) c->weight[k] = 1;
+    if (!spec || !*spec) return PDT_OK;
+    c->weighted = true;
+    mpq_t *w = malloc(c->n_classes * sizeof *w);
+    if (!w) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (size_t k = 0; k < c->n_classes; k++) mpq_init(w[k]), mpq_set_ui(w[k], 1, 1);
+    pdt_status st = PDT_OK;
+    for (const char *p = spec; *p && !st;) {
+        size_t len = strcspn(p, ",");
+        st = parse_weight(w, c->ds, p, len, err);
+        p += len + (p[len] == ',');
+    }
+    for (size_t k = 0; k < c->n_classes && !st; k++) mpz_lcm(c->scale, c->scale, mpq_denref(w[k]));
+    mpz_t v, limit;
+    mpz_inits(v, limit, NULL);
+    mpz_ui_pow_ui(limit, 2, 62);
+    mpz_fdiv_q_ui(limit, limit, pdt_dataset_rows(c->ds) + 1);
+    for (size_t k = 0; k < c->n_classes && !st; k++) {
+        mpz_divexact(v, c->scale, mpq_denref(w[k]));
+        mpz_mul(v, v, mpq_numref(w[k]));
+        if (mpz_cmp(v, limit) >= 0)
+            st = pdt_error_set(err, PDT_ELIMIT, "option --class-weights: weights too large or too finely divided");
+        else c->weight[k] = (int64_t)mpz_get_si(v);
+    }
+    mpz_clears(v, limit, NULL);
+    for (size_t k = 0; k < c->n_classes; k++) mpq_clear(w[k]);
+    free(w);
+    return st;
+}
+
+pdt_status cls_inst_init(cls_inst *c, const pdt_dataset *ds, const char *weights, pdt_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->ds = ds;
+    c->words = pdt_bits_words(pdt_dataset_rows(ds));
+    c->n_classes = pdt_dataset_classes(ds);
+    c->class_bits = calloc(c->n_classes * c->words + 1, sizeof *c->class_bits);
+    if (!c->class_bits) {
+        mpz_init(c->scale);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < pdt_dataset_rows(ds); i++)
+        pdt_bit_set(c->class_bits + pdt_dataset_label(ds, i) * c->words, i);
+    return cls_weights(c, weights, err);
+}
+
+void cls_inst_clear(cls_inst *c)
+{
+    free(c->class_bits);
+    free(c->weight);
+    mpz_clear(c->scale);
+}
+

@@ -1,0 +1,25 @@
+/* Private interface between the classification plugin and pdt_fit. */
+#ifndef PDT_CLASSIFICATION_H
+#define PDT_CLASSIFICATION_H
+
+#include "model_impl.h"
+
+typedef struct cls_inst {
+    const pdt_dataset *ds;
+    size_t words, n_classes;
+    uint64_t *class_bits; /* n_classes * words */
+    int64_t *weight;      /* per class, integers (scaled by `scale`) */
+    mpz_t scale;          /* weights were multiplied by this */
+    bool weighted;
+} cls_inst;
+
+extern const pdt_problem_class pdt_problem_class_classification;
+
+pdt_status cls_inst_init(cls_inst *c, const pdt_dataset *ds, const char *weights, pdt_error *err);
+void cls_inst_clear(cls_inst *c);
+/* Class counts of the items. */
+void cls_counts(uint64_t *counts, const cls_inst *c, const uint64_t *items);
+/* Weighted misclassifications of a leaf with these counts; *label = majority. */
+int64_t cls_leaf_cost(const cls_inst *c, const uint64_t *counts, uint32_t *label);
+
+#endif

@@ -1,0 +1,229 @@
+/* pdt_fit: candidate rules → the search → a model with exact standalone rules. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bitset.h"
+#include "classification.h"
+
+void pdt_fit_options_init(pdt_fit_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->rules = "axis";
+    opt->max_size = PDT_UNLIMITED;
+    opt->max_depth = PDT_UNLIMITED;
+    opt->engine = PDT_ENGINE_FUSED;
+}
+
+static pdt_status check_input(const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    if (!pdt_dataset_has_labels(ds))
+        return pdt_error_set(err, PDT_EINVAL, "%s: the data has no label column", pdt_dataset_name(ds));
+    if (pdt_dataset_rows(ds) == 0)
+        return pdt_error_set(err, PDT_EINVAL, "%s: no data rows", pdt_dataset_name(ds));
+    if (pdt_dataset_rows(ds) >= UINT32_MAX / 2)
+        return pdt_error_set(err, PDT_ELIMIT, "%s: too many rows", pdt_dataset_name(ds));
+    if (opt->max_size == PDT_UNLIMITED && opt->max_depth == PDT_UNLIMITED)
+        return pdt_error_set(err, PDT_EINVAL, "give a size limit (--size K) and/or a depth limit (--depth D)");
+    return PDT_OK;
+}
+
+/* ------------------------------------------------------------ the model */
+
+typedef struct replay {
+    const pdt_ruleset *rs;
+    const cls_inst *ci;
+    pdt_model *m;
+    const int64_t *tree;
+    size_t len, pos;
+    int64_t cost;
+    uint32_t *rule_ids; /* ruleset index of each model rule */
+    size_t words;
+    pdt_error *err;
+} replay;
+
+static pdt_status model_rule(replay *r, uint32_t id, int32_t *index)
+{
+    pdt_model *m = r->m;
+    for (size_t k = 0; k < m->n_rules; k++)
+        if (r->rule_ids[k] == id) {
+            *index = (int32_t)k;
+            return PDT_OK;
+        }
+    pdt_status st = pdt_ruleset_export(&m->rules[m->n_rules], r->rs, id, r->err);
+    if (st) return st;
+    r->rule_ids[m->n_rules] = id;
+    *index = (int32_t)m->n_rules++;
+    return PDT_OK;
+}
+
+/* Downward accumulation along the solved tree: items, counts and labels per node. */
+static pdt_status replay_node(replay *r, const uint64_t *items, int32_t *out)
+{
+    pdt_model *m = r->m;
+    if (r->pos >= r->len) return pdt_error_set(r->err, PDT_EINTERNAL, "truncated tree");
+    size_t idx = m->n_nodes++;
+    *out = (int32_t)idx;
+    pdt_tree_node *nd = &m->nodes[idx];
+    uint64_t *counts = m->counts + idx * m->n_classes;
+    cls_counts(counts, r->ci, items);
+    int64_t leaf = cls_leaf_cost(r->ci, counts, &nd->label);
+    nd->n_items = pdt_bits_count(items, r->words);
+    nd->left = nd->right = nd->rule = -1;
+    int64_t payload = r->tree[r->pos++];
+    if (payload == PDT_LEAF) {
+        r->cost += leaf;
+        m->misclassifications += nd->n_items - counts[nd->label];
+        return PDT_OK;
+    }
+    int32_t rule;
+    pdt_status st = model_rule(r, (uint32_t)payload, &rule);
+    if (st) return st;
+    m->nodes[idx].rule = rule;
+    uint64_t *child = malloc(2 * r->words * sizeof *child + 1);
+    if (!child) return pdt_error_set(r->err, PDT_ENOMEM, "out of memory");
+    const uint64_t *side = pdt_ruleset_sides(r->rs, (size_t)payload);
+    pdt_bits_and(child, items, side, r->words);
+    pdt_bits_andnot(child + r->words, items, side, r->words);
+    int32_t left = -1, right = -1;
+    st = replay_node(r, child, &left);
+    if (!st) st = replay_node(r, child + r->words, &right);
+    free(child);
+    m->nodes[idx].left = left;
+    m->nodes[idx].right = right;
+    return st;
+}
+
+static pdt_status make_model(pdt_model *m, const pdt_ruleset *rs, const cls_inst *ci,
+                             const pdt_search_result *res, const uint64_t *all, pdt_error *err)
+{
+    m->nodes = calloc(res->tree_len, sizeof *m->nodes);
+    m->counts = calloc(res->tree_len * m->n_classes + 1, sizeof *m->counts);
+    m->rules = calloc(res->tree_len, sizeof *m->rules);
+    uint32_t *ids = calloc(res->tree_len + 1, sizeof *ids);
+    if (!m->nodes || !m->counts || !m->rules || !ids) {
+        free(ids);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    replay r = {rs, ci, m, res->tree, res->tree_len, 0, 0, ids, ci->words, err};
+    int32_t root;
+    pdt_status st = replay_node(&r, all, &root);
+    free(ids);
+    if (st) return st;
+    if (r.cost != *(const int64_t *)res->value)
+        return pdt_error_set(err, PDT_EINTERNAL, "the tree costs %lld, the search reported %lld",
+                             (long long)r.cost, (long long)*(const int64_t *)res->value);
+    mpq_set_si(m->objective, r.cost, 1);
+    mpz_set(mpq_denref(m->objective), ci->scale);
+    mpq_canonicalize(m->objective);
+    m->optimal = res->optimal;
+    m->stats = res->stats;
+    pdt_model_measure(m);
+    return PDT_OK;
+}
+
+static char *dup_str(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+static pdt_status describe_model(pdt_model *m, const pdt_dataset *ds, const pdt_fit_options *opt,
+                                 pdt_error *err)
+{
+    pdt_status st = pdt_model_set_names(m, ds, err);
+    if (st) return st;
+    m->problem = dup_str("classification");
+    m->families = dup_str(opt->rules);
+    m->data_name = dup_str(pdt_dataset_name(ds));
+    m->class_weights = opt->class_weights ? dup_str(opt->class_weights) : NULL;
+    m->engine = dup_str(opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused");
+    m->n_train = pdt_dataset_rows(ds);
+    m->max_size = opt->max_size;
+    m->max_depth = opt->max_depth;
+    m->min_leaf = opt->min_leaf;
+    if (!m->problem || !m->families || !m->data_name || !m->engine ||
+        (opt->class_weights && !m->class_weights))
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    return PDT_OK;
+}
+
+/* ------------------------------------------------------------ fit */
+
+static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_inst *ci,
+                             const uint64_t *all, const pdt_fit_options *opt, pdt_error *err)
+{
+    size_t n_rules = pdt_ruleset_size(rs);
+    uint32_t *rules = malloc((n_rules ? n_rules : 1) * sizeof *rules);
+    if (!rules) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (size_t r = 0; r < n_rules; r++) rules[r] = (uint32_t)r;
+    pdt_node root = {all, (uint32_t)pdt_dataset_rows(ci->ds), rules, (uint32_t)n_rules, 0};
+    pdt_search_opts so;
+    pdt_search_opts_init(&so);
+    so.max_size = opt->max_size;
+    so.max_depth = opt->max_depth;
+    so.min_leaf = opt->min_leaf;
+    so.no_memo = opt->no_memo;
+    so.memo_bytes = opt->memo_megabytes << 20;
+    so.time_limit = opt->time_limit;
+    so.trace = opt->trace;
+    so.trace_user = opt->trace_user;
+    const pdt_problem_class *pc = &pdt_problem_class_classification;
+    pdt_status st = opt->engine == PDT_ENGINE_COMBINATIONS
+                        ? pdt_search_combinations(res, pc, ci, rs, &root, &so, err)
+                        : pdt_search(res, pc, ci, rs, ci->words, &root, &so, err);
+    free(rules);
+    if (!st && !res->found) st = pdt_error_set(err, PDT_EINTERNAL, "the search found no tree at all");
+    return st;
+}
+
+static pdt_status fit_backend(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                              pdt_error *err)
+{
+    const pdt_rule_class *cls = pdt_rule_class_find(opt->rules ? opt->rules : "");
+    if (!cls || !cls->solve)
+        return pdt_error_set(err, PDT_EINVAL, "option --engine backend: rule family \"%s\" has no "
+                             "specialised backend", opt->rules ? opt->rules : "");
+    pdt_status st = cls->solve(out, ds, opt, err);
+    return st ? pdt_error_prefix(err, "rule plugin \"%s\": ", cls->name) : PDT_OK;
+}
+
+pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    *out = NULL;
+    pdt_status st = check_input(ds, opt, err);
+    if (st) return st;
+    if (opt->engine == PDT_ENGINE_BACKEND) return fit_backend(out, ds, opt, err);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pdt_ruleset *rs = NULL;
+    pdt_model *m = NULL;
+    cls_inst ci;
+    pdt_search_result res = {0};
+    int64_t value = 0;
+    res.value = &value;
+    uint64_t *all = calloc(pdt_bits_words(pdt_dataset_rows(ds)) + 1, sizeof *all);
+    if (!all) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    pdt_bits_fill(all, pdt_dataset_rows(ds));
+    st = cls_inst_init(&ci, ds, opt->class_weights, err);
+    if (!st) st = pdt_ruleset_build(&rs, ds, opt->rules, &opt->rule_params, err);
+    if (!st) st = run_search(&res, rs, &ci, all, opt, err);
+    if (!st) st = pdt_model_alloc(&m, err);
+    if (!st) st = describe_model(m, ds, opt, err);
+    if (!st) st = make_model(m, rs, &ci, &res, all, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!st) {
+        m->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        *out = m;
+    } else {
+        pdt_model_free(&m);
+    }
+    pdt_search_result_clear(&res);
+    pdt_ruleset_free(&rs);
+    cls_inst_clear(&ci);
+    free(all);
+    return st;
+}
