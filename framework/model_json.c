@@ -193,7 +193,7 @@ static json_t *js_document(jsave *s)
     js_put(s, doc, "misclassifications", js_u64(s, m->misclassifications));
     js_put(s, doc, "data", js_data(s));
     js_put(s, doc, "constraints", js_constraints(s));
-    js_put(s, doc, "engine", js_str(s, m->engine ? m->engine : "", "the engine name"));
+    if (m->engine) js_put(s, doc, "engine", js_str(s, m->engine, "the engine name"));
     js_put(s, doc, "seconds", json_real(isfinite(m->seconds) && m->seconds > 0 ? m->seconds : 0.0));
     js_put(s, doc, "stats", js_stats(s));
     if (s->st == PDT_OK) js_put(s, doc, "tree", js_node(s, 0));
