@@ -139,6 +139,44 @@ static void test_model_json_roundtrip_identical(void **state)
     free(path);
 }
 
+/* A fitted model (decimal data, thresholds like 0.1 that no double holds)
+ * survives the file: same tree, same objective, same predictions. */
+static void test_model_json_fit_roundtrip(void **state)
+{
+    (void)state;
+    static const char csv[] = "a,b,y\n0.1,0.7,no\n0.2,0.1,no\n0.3,0.3,yes\n0.1,0.3,yes\n"
+                              "0.7,0.2,yes\n0.5,0.9,no\n0.3,0.8,no\n0.6,0.5,yes\n0.1,0.31,no\n";
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_dataset_read_csv(&ds, csv, sizeof csv - 1, "fit.csv", NULL, &err) != PDT_OK)
+        fail_msg("%s", err.message);
+    pdt_fit_options opt;
+    pdt_fit_options_init(&opt);
+    opt.rules = "axis";
+    opt.max_size = 3;
+    pdt_model *m = NULL;
+    if (pdt_fit(&m, ds, &opt, &err) != PDT_OK) fail_msg("%s", err.message);
+    char *path = save_ok(m, "fitted.json");
+    pdt_model *back = load_ok(path);
+    assert_models_equal(m, back);
+    size_t n = pdt_dataset_rows(ds);
+    uint32_t *p1 = calloc(n, sizeof *p1), *p2 = calloc(n, sizeof *p2);
+    assert_int_equal(pdt_model_predict(p1, m, ds, NULL), PDT_OK);
+    assert_int_equal(pdt_model_predict(p2, back, ds, NULL), PDT_OK);
+    assert_memory_equal(p1, p2, n * sizeof *p1);
+    uint64_t wrong = 0;
+    for (size_t i = 0; i < n; i++) wrong += p2[i] != pdt_dataset_label(ds, i);
+    assert_int_equal(wrong, back->misclassifications);
+    assert_int_equal(mpq_cmp_ui(back->objective, wrong, 1), 0);
+    free(p1);
+    free(p2);
+    free(path);
+    pdt_model_free(&back);
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+}
+
 /* A lone leaf and unlimited constraints (null) survive too. */
 static void test_model_json_roundtrip_leaf(void **state)
 {
@@ -453,6 +491,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model_json_roundtrip_identical),
+        cmocka_unit_test(test_model_json_fit_roundtrip),
         cmocka_unit_test(test_model_json_roundtrip_leaf),
         cmocka_unit_test(test_model_json_exact_rationals),
         cmocka_unit_test(test_model_json_objective_number_or_string),
