@@ -14,7 +14,7 @@
     } while (0)
 
 typedef struct mload {
-    jload j;
+    pdt_json_reader j;
     pdt_model *m;
     size_t cap_nodes, cap_rules;
     char **keys;      /* canonical text of each rule, for sharing equal rules */
@@ -24,9 +24,9 @@ typedef struct mload {
 
 
 /* Out of memory, naming the file. */
-pdt_status mload_nomem(mload *L);
+pdt_status pdt_model_json_nomem(mload *L);
 /* The rule object at the current path ("...rule"): checked, validated by its
  * class, and shared with an equal rule already loaded; *index into m->rules. */
-pdt_status mload_rule(mload *L, int32_t *index, const json_t *obj);
+pdt_status pdt_model_json_rule(mload *L, int32_t *index, const json_t *obj);
 
 #endif

@@ -5,7 +5,7 @@
 
 #include "model_json_load.h"
 
-pdt_status mload_nomem(mload *L)
+pdt_status pdt_model_json_nomem(mload *L)
 {
     return pdt_error_set(L->j.err, PDT_ENOMEM, "out of memory loading %s", L->j.file);
 }
@@ -28,7 +28,7 @@ static pdt_status grow_slots(mload *L)
 {
     size_t n = L->n_slots ? L->n_slots * 2 : 64;
     int32_t *slots = malloc(n * sizeof *slots);
-    if (!slots) return mload_nomem(L);
+    if (!slots) return pdt_model_json_nomem(L);
     for (size_t k = 0; k < n; k++) slots[k] = -1;
     free(L->slots);
     L->slots = slots;
@@ -60,7 +60,7 @@ static pdt_status intern_rule(mload *L, int32_t *index, pdt_rule *rule)
     if (!key || (2 * (m->n_rules + 1) > L->n_slots && grow_slots(L) != PDT_OK)) {
         free(key);
         pdt_rule_clear(rule);
-        return mload_nomem(L);
+        return pdt_model_json_nomem(L);
     }
     int32_t *slot = find_slot(L, key);
     if (*slot >= 0) {
@@ -78,7 +78,7 @@ static pdt_status intern_rule(mload *L, int32_t *index, pdt_rule *rule)
         if (!rules || !keys) {
             free(key);
             pdt_rule_clear(rule);
-            return mload_nomem(L);
+            return pdt_model_json_nomem(L);
         }
         L->cap_rules = cap;
     }
@@ -93,72 +93,72 @@ static pdt_status intern_rule(mload *L, int32_t *index, pdt_rule *rule)
 static pdt_status rule_array(mload *L, const json_t **arr, size_t *n, const json_t *obj, const char *key)
 {
     *n = 0;
-    TRY(jl_get(&L->j, arr, obj, key, false));
+    TRY(pdt_json_get(&L->j, arr, obj, key, false));
     if (!*arr) return PDT_OK;
-    size_t mark = jl_push(&L->j, key);
-    TRY(jl_expect(&L->j, *arr, JSON_ARRAY, "an array"));
-    jl_pop(&L->j, mark);
+    size_t mark = pdt_json_push(&L->j, key);
+    TRY(pdt_json_expect(&L->j, *arr, JSON_ARRAY, "an array"));
+    pdt_json_pop(&L->j, mark);
     *n = json_array_size(*arr);
     return PDT_OK;
 }
 
 static pdt_status fill_rule(mload *L, pdt_rule *rule, const json_t *ints, const json_t *rats)
 {
-    size_t mark = jl_push(&L->j, "ints");
+    size_t mark = pdt_json_push(&L->j, "ints");
     for (size_t k = 0; k < rule->n_ints; k++) {
         const json_t *v = json_array_get(ints, k);
-        size_t mk = jl_push_index(&L->j, k);
-        TRY(jl_expect(&L->j, v, JSON_INTEGER, "an integer"));
-        jl_pop(&L->j, mk);
+        size_t mk = pdt_json_push_index(&L->j, k);
+        TRY(pdt_json_expect(&L->j, v, JSON_INTEGER, "an integer"));
+        pdt_json_pop(&L->j, mk);
         rule->ints[k] = (int64_t)json_integer_value(v);
     }
-    jl_pop(&L->j, mark);
-    mark = jl_push(&L->j, "rationals");
+    pdt_json_pop(&L->j, mark);
+    mark = pdt_json_push(&L->j, "rationals");
     for (size_t k = 0; k < rule->n_rats; k++) {
-        size_t mk = jl_push_index(&L->j, k);
-        TRY(jl_rational_value(&L->j, rule->rats[k], json_array_get(rats, k)));
-        jl_pop(&L->j, mk);
+        size_t mk = pdt_json_push_index(&L->j, k);
+        TRY(pdt_json_rational_value(&L->j, rule->rats[k], json_array_get(rats, k)));
+        pdt_json_pop(&L->j, mk);
     }
-    jl_pop(&L->j, mark);
+    pdt_json_pop(&L->j, mark);
     return PDT_OK;
 }
 
 static pdt_status rule_family(mload *L, const pdt_rule_class **cls, const json_t *obj)
 {
     char *family = NULL;
-    TRY(jl_string(&L->j, &family, obj, "family", true));
+    TRY(pdt_json_string(&L->j, &family, obj, "family", true));
     *cls = pdt_rule_class_find(family);
-    size_t mark = jl_push(&L->j, "family");
+    size_t mark = pdt_json_push(&L->j, "family");
     pdt_status st = PDT_OK;
-    if (!*cls) st = jl_error(&L->j, "unknown rule family \"%.200s\"", family);
-    else if (!(*cls)->classify) st = jl_error(&L->j, "rule family \"%s\" cannot classify points", family);
-    jl_pop(&L->j, mark);
+    if (!*cls) st = pdt_json_error(&L->j, "unknown rule family \"%.200s\"", family);
+    else if (!(*cls)->classify) st = pdt_json_error(&L->j, "rule family \"%s\" cannot classify points", family);
+    pdt_json_pop(&L->j, mark);
     free(family);
     return st;
 }
 
-pdt_status mload_rule(mload *L, int32_t *index, const json_t *obj)
+pdt_status pdt_model_json_rule(mload *L, int32_t *index, const json_t *obj)
 {
-    TRY(jl_expect(&L->j, obj, JSON_OBJECT, "an object"));
+    TRY(pdt_json_expect(&L->j, obj, JSON_OBJECT, "an object"));
     const pdt_rule_class *cls;
     TRY(rule_family(L, &cls, obj));
     const json_t *ints, *rats, *text;
     size_t n_ints, n_rats;
     TRY(rule_array(L, &ints, &n_ints, obj, "ints"));
     TRY(rule_array(L, &rats, &n_rats, obj, "rationals"));
-    TRY(jl_get(&L->j, &text, obj, "text", false));
+    TRY(pdt_json_get(&L->j, &text, obj, "text", false));
     if (text) {
-        size_t mark = jl_push(&L->j, "text");
-        TRY(jl_expect(&L->j, text, JSON_STRING, "a string"));
-        jl_pop(&L->j, mark);
+        size_t mark = pdt_json_push(&L->j, "text");
+        TRY(pdt_json_expect(&L->j, text, JSON_STRING, "a string"));
+        pdt_json_pop(&L->j, mark);
     }
     pdt_rule rule;
-    if (pdt_rule_init(&rule, cls, n_ints, n_rats, L->j.err) != PDT_OK) return jl_prefix(&L->j);
+    if (pdt_rule_init(&rule, cls, n_ints, n_rats, L->j.err) != PDT_OK) return pdt_json_prefix(&L->j);
     pdt_status st = fill_rule(L, &rule, ints, rats);
     if (st == PDT_OK && cls->validate && cls->validate(&rule, L->m->dims, L->j.err) != PDT_OK) {
         st = L->j.err->status != PDT_OK ? L->j.err->status : PDT_EINVAL;
         pdt_error_prefix(L->j.err, "rule family %s: ", cls->name);
-        jl_prefix(&L->j);
+        pdt_json_prefix(&L->j);
     }
     if (st != PDT_OK) {
         pdt_rule_clear(&rule);
