@@ -4,6 +4,7 @@
  * strings to GMP, so GMP never sees unchecked text, a zero denominator or an
  * exponent that would need gigabytes. */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,11 +118,40 @@ static bool syntax_value(mpq_ptr out, const number_syntax *ns)
     return ok;
 }
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Most cells are short decimals: machine integers and a 64-bit gcd suffice. */
+static bool small_value(mpq_ptr out, const number_syntax *ns)
+{
+    long scale = ns->exponent - (long)ns->n_frac;
+    if (ns->den_digits || ns->n_int + ns->n_frac > 18 || scale > 0 || scale < -18) return false;
+    uint64_t num = 0, den = 1;
+    for (size_t k = 0; k < ns->n_int; k++) num = num * 10 + (uint64_t)(ns->int_digits[k] - '0');
+    for (size_t k = 0; k < ns->n_frac; k++) num = num * 10 + (uint64_t)(ns->frac_digits[k] - '0');
+    for (long k = 0; k < -scale; k++) den *= 10;
+    uint64_t g = gcd_u64(num, den);
+    num /= g;
+    den /= g;
+    if (num > ULONG_MAX || den > ULONG_MAX) return false;
+    mpq_set_ui(out, (unsigned long)num, (unsigned long)den);
+    if (ns->negative) mpq_neg(out, out);
+    return true;
+}
+
 bool pdt_parse_rational(mpq_ptr out, const char *text, size_t len)
 {
     number_syntax ns;
     if (!text || !parse_syntax(&ns, text, len)) return false;
     if (ns.den_digits && all_zero(ns.den_digits, ns.n_den)) return false;
+    if (small_value(out, &ns)) return true;
     /* A scale beyond the limit (many fraction digits plus an exponent) is fine:
      * the digits are in the text, so the numbers stay proportional to it. */
     return syntax_value(out, &ns);
