@@ -246,6 +246,28 @@ static void test_dataset_exact_order_beyond_doubles(void **state)
     pdt_dataset_free(&ds);
 }
 
+/* Random rows drawn from values whose doubles collide: ranks still exact. */
+static void test_dataset_ranks_of_colliding_doubles(void **state)
+{
+    (void)state;
+    const char *pool[] = {"1/3", "0.3333333333333333", "0.33333333333333331", "2/6", "0.1", "1/10",
+                          "0.1000000000000000000001", "9007199254740993", "9007199254740992",
+                          "9007199254740994", "-0", "0", "1e-400", "-1e-400", "1e400",
+                          "1.0000000000000000000001e400", "-1e400", "7", "-7/1"};
+    const size_t n_pool = sizeof pool / sizeof *pool;
+    tu_rng rng = {7};
+    char *text = malloc(300 * 120 + 16), *p = text;
+    p += sprintf(p, "a,b,c,t\n");
+    for (int i = 0; i < 300; i++)
+        p += sprintf(p, "%s,%s,%s,x\n", pool[tu_below(&rng, (uint32_t)n_pool)],
+                     pool[tu_below(&rng, (uint32_t)n_pool)], pool[tu_below(&rng, 4)]);
+    pdt_dataset *ds = read_csv(text, NULL);
+    free(text);
+    check_ranks(ds);
+    assert_int_equal(pdt_dataset_distinct(ds, 2), 3); /* 1/3 = 2/6 */
+    pdt_dataset_free(&ds);
+}
+
 static void test_dataset_storage_mode(void **state)
 {
     (void)state;
@@ -263,6 +285,10 @@ static void test_dataset_storage_mode(void **state)
     pdt_dataset_free(&ds);
     ds = read_csv("a,b,t\n1.0,0,x\n0.5,1,y\n", NULL);
     assert_false(pdt_dataset_is_binary(ds));
+    pdt_dataset_free(&ds);
+    ds = read_csv("a,b,t\n1,0,x\n0,1.0000000000000000000001,y\n", NULL);
+    assert_true(pdt_dataset_value(ds, 1, 1) == 1.0);
+    assert_false(pdt_dataset_is_binary(ds)); /* the double is 1, the value is not */
     pdt_dataset_free(&ds);
 }
 
@@ -404,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_dataset_dl85_zoo),
         cmocka_unit_test(test_dataset_ranks_match_brute_force),
         cmocka_unit_test(test_dataset_exact_order_beyond_doubles),
+        cmocka_unit_test(test_dataset_ranks_of_colliding_doubles),
         cmocka_unit_test(test_dataset_storage_mode),
         cmocka_unit_test(test_dataset_class_order),
         cmocka_unit_test(test_dataset_many_classes),
