@@ -349,6 +349,61 @@ static void test_csv_long_column_list_is_cut(void **state)
     free(text);
 }
 
+/* Either a consistent dataset or an error with a message and no object. */
+static void check_outcome(pdt_status st, pdt_dataset *ds, const pdt_error *err)
+{
+    if (st != PDT_OK) {
+        assert_null(ds);
+        assert_int_equal(err->status, st);
+        assert_true(strncmp(err->message, "mem.csv", 7) == 0);
+        return;
+    }
+    assert_non_null(ds);
+    assert_true(pdt_dataset_rows(ds) > 0);
+    for (size_t i = 0; i < pdt_dataset_rows(ds); i++) {
+        if (pdt_dataset_has_labels(ds)) assert_true(pdt_dataset_label(ds, i) < pdt_dataset_classes(ds));
+        for (size_t j = 0; j < pdt_dataset_dims(ds); j++)
+            assert_true(pdt_dataset_rank(ds, i, j) < pdt_dataset_distinct(ds, j));
+    }
+}
+
+/* Random edits of a valid file with the bytes that matter to the lexer. */
+static void test_csv_random_edits_never_crash(void **state)
+{
+    (void)state;
+    const char seed[] = "\xef\xbb\xbf\"a, b\",c;d,w,t\r\n1.5,\"2\",3,x\n-1e2,1/3, 0 ,\"y\"\"z\"\n";
+    const char alphabet[] = ",\"\n\r \t01.e-/;a\0\xef\xbb\xbfn";
+    tu_rng rng = {2024};
+    char text[256];
+    for (int round = 0; round < 20000; round++) {
+        size_t len = sizeof seed - 1;
+        memcpy(text, seed, len);
+        for (uint32_t e = 0, edits = 1 + tu_below(&rng, 6); e < edits; e++) {
+            size_t at = tu_below(&rng, (uint32_t)len + 1);
+            char c = alphabet[tu_below(&rng, sizeof alphabet - 1)];
+            uint32_t kind = tu_below(&rng, 3);
+            if (kind == 0 && len < sizeof text) { /* insert */
+                memmove(text + at + 1, text + at, len - at);
+                text[at] = c;
+                len++;
+            } else if (kind == 1 && at < len) { /* delete */
+                memmove(text + at, text + at + 1, len - at - 1);
+                len--;
+            } else if (at < len) {
+                text[at] = c;
+            }
+        }
+        pdt_csv_options opt = {.weight = tu_below(&rng, 2) ? "w" : NULL,
+                               .skip_nonnumeric = tu_below(&rng, 2)};
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        pdt_error_clear(&err);
+        pdt_status st = pdt_dataset_read_csv(&ds, text, len, "mem.csv", &opt, &err);
+        check_outcome(st, ds, &err);
+        pdt_dataset_free(&ds);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_csv_weight_errors),
         cmocka_unit_test(test_csv_option_errors),
         cmocka_unit_test(test_csv_long_column_list_is_cut),
+        cmocka_unit_test(test_csv_random_edits_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,42 @@ static void test_dl85_errors(void **state)
     assert_null(ds);
 }
 
+/* Random edits of a valid file: a consistent dataset or an error, never a crash. */
+static void test_dl85_random_edits_never_crash(void **state)
+{
+    (void)state;
+    const char seed[] = "1 0 1 1\r\n0 1 0 0\n12 1 1 0\n\n";
+    const char alphabet[] = " \t\n\r012x-.\0";
+    tu_rng rng = {99};
+    char text[128];
+    for (int round = 0; round < 20000; round++) {
+        size_t len = sizeof seed - 1;
+        memcpy(text, seed, len);
+        for (uint32_t e = 0, edits = 1 + tu_below(&rng, 4); e < edits; e++) {
+            size_t at = tu_below(&rng, (uint32_t)len);
+            if (tu_below(&rng, 2)) {
+                text[at] = alphabet[tu_below(&rng, sizeof alphabet - 1)];
+            } else {
+                memmove(text + at, text + at + 1, len - at - 1);
+                len--;
+            }
+        }
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        pdt_error_clear(&err);
+        pdt_status st = pdt_dataset_read_dl85(&ds, text, len, "mem.txt", &err);
+        if (st != PDT_OK) {
+            assert_null(ds);
+            assert_true(strncmp(err.message, "mem.txt", 7) == 0);
+            continue;
+        }
+        assert_true(pdt_dataset_is_binary(ds));
+        for (size_t i = 0; i < pdt_dataset_rows(ds); i++)
+            assert_true(pdt_dataset_label(ds, i) < pdt_dataset_classes(ds));
+        pdt_dataset_free(&ds);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_dl85_class_names),
         cmocka_unit_test(test_dl85_bad_fixtures),
         cmocka_unit_test(test_dl85_errors),
+        cmocka_unit_test(test_dl85_random_edits_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
