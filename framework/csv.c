@@ -59,8 +59,9 @@ static pdt_status check_duplicates(const csv_loader *L, pdt_error *err)
     free(keys);
     if (second == SIZE_MAX) return PDT_OK;
     const csv_field *f = &L->rec.fields[second];
-    return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: duplicate column name \"%s\" (columns %zu and %zu)",
-                         L->name, f->line, f->col, L->cols[second].name, first + 1, second + 1);
+    return pdt_error_set(err, PDT_EINVAL,
+                         "%s:%zu:%zu: duplicate column name \"%s\" (columns %zu and %zu)", L->name,
+                         f->line, f->col, L->cols[second].name, first + 1, second + 1);
 }
 
 static pdt_status read_header(csv_loader *L, pdt_error *err)
@@ -96,7 +97,8 @@ static pdt_status scan_rows(csv_loader *L, pdt_error *err)
             st = csv_scan_cell(L, &L->cols[c], &L->rec.fields[c], err);
         if (st != PDT_OK) return st;
     }
-    if (L->n_rows == 0) return pdt_error_set(err, PDT_EINVAL, "%s: a header but no data rows", L->name);
+    if (L->n_rows == 0)
+        return pdt_error_set(err, PDT_EINVAL, "%s: a header but no data rows", L->name);
     for (size_t c = 0; c < L->n_cols; c++) {
         if (L->cols[c].role != CSV_FEATURE) continue;
         L->cols[c].feature = L->d++;
@@ -126,7 +128,8 @@ static pdt_status fill_rows(csv_loader *L, pdt_error *err)
     for (size_t i = 0; i < L->n_rows && st == PDT_OK; i++) {
         st = csv_read_record(&L->rec, &more, &L->lx, err);
         if (st == PDT_OK && (!more || L->rec.n != L->n_cols))
-            return pdt_error_set(err, PDT_EINTERNAL, "%s: the second pass disagrees with the first", L->name);
+            return pdt_error_set(err, PDT_EINTERNAL, "%s: the second pass disagrees with the first",
+                                 L->name);
         for (size_t c = 0; c < L->n_cols && st == PDT_OK; c++)
             st = csv_fill_cell(L, i, &L->cols[c], &L->rec.fields[c], err);
     }

@@ -6,7 +6,8 @@
 #include "pdt_plugin.h"
 
 #define SHOWN 60 /* bytes of a cell quoted in a message */
-#define SHOW(f) (int)((f)->len > SHOWN ? SHOWN : (f)->len), (f)->text, ((f)->len > SHOWN ? "..." : "")
+#define SHOW(f)                                                                                    \
+    (int)((f)->len > SHOWN ? SHOWN : (f)->len), (f)->text, ((f)->len > SHOWN ? "..." : "")
 
 typedef enum { CELL_INTEGER, CELL_RATIONAL, CELL_NONFINITE, CELL_TEXT } cell_kind;
 
@@ -63,8 +64,8 @@ pdt_status csv_check_width(const csv_loader *L, pdt_error *err)
     if (rec->n == L->n_cols) return PDT_OK;
     size_t line = rec->n < L->n_cols ? rec->end_line : rec->fields[L->n_cols].line;
     size_t col = rec->n < L->n_cols ? rec->end_col : rec->fields[L->n_cols].col;
-    return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: expected %zu fields, found %zu", L->name, line,
-                         col, L->n_cols, rec->n);
+    return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: expected %zu fields, found %zu", L->name,
+                         line, col, L->n_cols, rec->n);
 }
 
 static pdt_status scan_feature(csv_loader *L, csv_column *col, const csv_field *f, pdt_error *err)
@@ -78,7 +79,8 @@ static pdt_status scan_feature(csv_loader *L, csv_column *col, const csv_field *
         return PDT_OK;
     }
     if (kind == CELL_NONFINITE)
-        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: \"%.*s%s\" is not a finite number (column \"%s\")",
+        return pdt_error_set(err, PDT_EINVAL,
+                             "%s:%zu:%zu: \"%.*s%s\" is not a finite number (column \"%s\")",
                              L->name, f->line, f->col, SHOW(&t), col->name);
     return pdt_error_set(err, PDT_EINVAL,
                          "%s:%zu:%zu: column \"%s\" holds \"%.*s%s\", which is not a number; "
@@ -86,19 +88,23 @@ static pdt_status scan_feature(csv_loader *L, csv_column *col, const csv_field *
                          L->name, f->line, f->col, col->name, SHOW(&t), col->name);
 }
 
-static pdt_status scan_weight(csv_loader *L, const csv_column *col, const csv_field *f, pdt_error *err)
+static pdt_status scan_weight(csv_loader *L, const csv_column *col, const csv_field *f,
+                              pdt_error *err)
 {
     csv_field t = trimmed(f);
     cell_kind kind = classify(L->scratch, &t);
     if (kind == CELL_NONFINITE)
-        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: \"%.*s%s\" is not a finite number (column \"%s\")",
+        return pdt_error_set(err, PDT_EINVAL,
+                             "%s:%zu:%zu: \"%.*s%s\" is not a finite number (column \"%s\")",
                              L->name, f->line, f->col, SHOW(&t), col->name);
     if (kind == CELL_TEXT)
-        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: weight \"%.*s%s\" is not a number (column \"%s\")",
+        return pdt_error_set(err, PDT_EINVAL,
+                             "%s:%zu:%zu: weight \"%.*s%s\" is not a number (column \"%s\")",
                              L->name, f->line, f->col, SHOW(&t), col->name);
     if (pdt_parse_rational(L->scratch, t.text, t.len) && mpq_sgn(L->scratch) < 0)
-        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: weight \"%.*s%s\" is negative (column \"%s\")",
-                             L->name, f->line, f->col, SHOW(&t), col->name);
+        return pdt_error_set(err, PDT_EINVAL,
+                             "%s:%zu:%zu: weight \"%.*s%s\" is negative (column \"%s\")", L->name,
+                             f->line, f->col, SHOW(&t), col->name);
     return PDT_OK;
 }
 
@@ -109,8 +115,8 @@ pdt_status csv_scan_cell(csv_loader *L, csv_column *col, const csv_field *f, pdt
     case CSV_WEIGHT: return scan_weight(L, col, f, err);
     case CSV_LABEL:
         if (f->len) return PDT_OK;
-        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: the label is empty (column \"%s\")", L->name,
-                             f->line, f->col, col->name);
+        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: the label is empty (column \"%s\")",
+                             L->name, f->line, f->col, col->name);
     default: return PDT_OK;
     }
 }
@@ -127,8 +133,9 @@ static pdt_status fill_feature(csv_loader *L, size_t i, const csv_column *col, c
     }
     mpq_ptr q = ds->q ? ds->q[cell] : L->scratch;
     if (!pdt_parse_rational(q, t.text, t.len))
-        return pdt_error_set(err, PDT_EINTERNAL, "%s:%zu:%zu: the second pass disagrees with the first",
-                             L->name, f->line, f->col);
+        return pdt_error_set(err, PDT_EINTERNAL,
+                             "%s:%zu:%zu: the second pass disagrees with the first", L->name,
+                             f->line, f->col);
     ds->x[cell] = pdt_rational_to_double(q);
     return PDT_OK;
 }
@@ -141,8 +148,9 @@ pdt_status csv_fill_cell(csv_loader *L, size_t i, const csv_column *col, const c
     case CSV_WEIGHT: {
         csv_field t = trimmed(f);
         if (pdt_parse_rational(L->ds->weights[i], t.text, t.len)) return PDT_OK;
-        return pdt_error_set(err, PDT_EINTERNAL, "%s:%zu:%zu: the second pass disagrees with the first",
-                             L->name, f->line, f->col);
+        return pdt_error_set(err, PDT_EINTERNAL,
+                             "%s:%zu:%zu: the second pass disagrees with the first", L->name,
+                             f->line, f->col);
     }
     case CSV_LABEL: return pdt_label_table_add(&L->ds->labels[i], &L->labels, f->text, f->len, err);
     default: return PDT_OK;

@@ -54,14 +54,18 @@ void csv_record_clear(csv_record *rec)
     csv_record_init(rec);
 }
 
-static bool is_blank(const csv_lexer *lx, char c) { return c == ' ' || (c == '\t' && lx->sep != '\t'); }
+static bool is_blank(const csv_lexer *lx, char c)
+{
+    return c == ' ' || (c == '\t' && lx->sep != '\t');
+}
 static bool is_line_end(char c) { return c == '\n' || c == '\r'; }
 static size_t column(const csv_lexer *lx, size_t pos) { return pos - lx->line_start + 1; }
 
 /* Past the line end at pos (CRLF counts once). */
 static void next_line(csv_lexer *lx)
 {
-    if (lx->text[lx->pos] == '\r' && lx->pos + 1 < lx->len && lx->text[lx->pos + 1] == '\n') lx->pos++;
+    if (lx->text[lx->pos] == '\r' && lx->pos + 1 < lx->len && lx->text[lx->pos + 1] == '\n')
+        lx->pos++;
     lx->pos++;
     lx->line++;
     lx->line_start = lx->pos;
@@ -105,7 +109,8 @@ static pdt_status after_quote(const csv_lexer *lx, pdt_error *err)
     size_t p = lx->pos, q = p;
     if (p >= lx->len || lx->text[p] == lx->sep || is_line_end(lx->text[p])) return PDT_OK;
     while (q < lx->len && q - p < 20 && lx->text[q] != lx->sep && !is_line_end(lx->text[q])) q++;
-    return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: text after the closing quote of a field (found \"%.*s\")",
+    return pdt_error_set(err, PDT_EINVAL,
+                         "%s:%zu:%zu: text after the closing quote of a field (found \"%.*s\")",
                          lx->name, lx->line, column(lx, p), (int)(q - p), lx->text + p);
 }
 
@@ -116,8 +121,10 @@ static pdt_status read_quoted(csv_field *f, csv_lexer *lx, pdt_error *err)
     f->offset = lx->buf_len;
     for (lx->pos++;; lx->pos++) {
         if (lx->pos >= lx->len)
-            return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: unterminated quoted field (the file ends inside quotes)",
-                                 lx->name, f->line, f->col);
+            return pdt_error_set(
+                err, PDT_EINVAL,
+                "%s:%zu:%zu: unterminated quoted field (the file ends inside quotes)", lx->name,
+                f->line, f->col);
         char c = lx->text[lx->pos];
         if (c == '\0') return nul_error(lx, lx->pos, err);
         if (c == '"' && !(lx->pos + 1 < lx->len && lx->text[lx->pos + 1] == '"')) break;

@@ -43,7 +43,8 @@ static const char *role_name(csv_role role)
 }
 
 /* Gives column `name` the role, unless another option already claimed it. */
-static pdt_status claim(size_t *column, csv_loader *L, const char *name, csv_role role, pdt_error *err)
+static pdt_status claim(size_t *column, csv_loader *L, const char *name, csv_role role,
+                        pdt_error *err)
 {
     pdt_status st = find_column(column, L, name, err);
     if (st != PDT_OK) return st;
@@ -59,8 +60,9 @@ pdt_status csv_assign_roles(csv_loader *L, pdt_error *err)
 {
     const pdt_csv_options *opt = &L->opt;
     if (opt->no_label && opt->label)
-        return pdt_error_set(err, PDT_EINVAL, "%s: a label column (\"%s\") and no label both requested",
-                             L->name, opt->label);
+        return pdt_error_set(err, PDT_EINVAL,
+                             "%s: a label column (\"%s\") and no label both requested", L->name,
+                             opt->label);
     pdt_status st = PDT_OK;
     if (opt->label) {
         st = claim(&L->label, L, opt->label, CSV_LABEL, err);

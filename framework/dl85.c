@@ -51,7 +51,8 @@ static bool next_token(dl85_token *t, size_t *p, const dl85_reader *r)
     if (*p >= r->end) return false;
     size_t b = *p;
     while (*p < r->end && !is_space(r->text[*p])) (*p)++;
-    *t = (dl85_token){r->text + b, *p - b, b - r->begin + 1}; /* the first line begins after a BOM */
+    *t =
+        (dl85_token){r->text + b, *p - b, b - r->begin + 1}; /* the first line begins after a BOM */
     return true;
 }
 
@@ -64,21 +65,23 @@ static bool all_digits(const dl85_token *t)
 
 #define SHOW(t) (int)((t)->len > 60 ? 60 : (t)->len), (t)->text, ((t)->len > 60 ? "..." : "")
 
-static pdt_status check_token(const dl85_reader *r, const dl85_token *t, size_t index, pdt_error *err)
+static pdt_status check_token(const dl85_reader *r, const dl85_token *t, size_t index,
+                              pdt_error *err)
 {
     if (index == 0 && !all_digits(t))
-        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: label \"%.*s%s\" is not a non-negative integer",
-                             r->name, r->line, t->col, SHOW(t));
-    if (index > 0 && !(t->len == 1 && (t->text[0] == '0' || t->text[0] == '1')))
-        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: feature value \"%.*s%s\" is not 0 or 1", r->name,
+        return pdt_error_set(err, PDT_EINVAL,
+                             "%s:%zu:%zu: label \"%.*s%s\" is not a non-negative integer", r->name,
                              r->line, t->col, SHOW(t));
+    if (index > 0 && !(t->len == 1 && (t->text[0] == '0' || t->text[0] == '1')))
+        return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: feature value \"%.*s%s\" is not 0 or 1",
+                             r->name, r->line, t->col, SHOW(t));
     return PDT_OK;
 }
 
 static pdt_status width_error(const dl85_reader *r, size_t found, size_t col, pdt_error *err)
 {
-    return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: expected %zu values, found %zu", r->name, r->line,
-                         col, r->d + 1, found);
+    return pdt_error_set(err, PDT_EINVAL, "%s:%zu:%zu: expected %zu values, found %zu", r->name,
+                         r->line, col, r->d + 1, found);
 }
 
 /* First pass over one line: every token valid, as many as on the first line. */
@@ -112,7 +115,8 @@ static pdt_status fill_line(dl85_reader *r, size_t i, pdt_error *err)
     next_token(&t, &p, r);
     while (t.len > 1 && t.text[0] == '0') t.text++, t.len--; /* "007" is class "7" */
     pdt_status st = pdt_label_table_add(&r->ds->labels[i], &r->labels, t.text, t.len, err);
-    for (size_t j = 0; j < r->d && next_token(&t, &p, r); j++) r->ds->x[i * r->d + j] = t.text[0] == '1';
+    for (size_t j = 0; j < r->d && next_token(&t, &p, r); j++)
+        r->ds->x[i * r->d + j] = t.text[0] == '1';
     return st;
 }
 

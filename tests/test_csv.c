@@ -131,11 +131,11 @@ static void test_csv_line_ends_and_blank_lines(void **state)
 {
     (void)state;
     const char *texts[] = {
-        "a,b,class\n1,2.5,x\n3,4,y",                /* no final newline */
-        "a,b,class\r1,2.5,x\r3,4,y\r",              /* CR only */
-        "a,b,class\r\n1,2.5,x\n3,4,y\r\n\r\n\n",   /* mixed, trailing blank lines */
+        "a,b,class\n1,2.5,x\n3,4,y", /* no final newline */
+        "a,b,class\r1,2.5,x\r3,4,y\r", /* CR only */
+        "a,b,class\r\n1,2.5,x\n3,4,y\r\n\r\n\n", /* mixed, trailing blank lines */
         "\n\na,b,class\n1,2.5,x\n\n  \n3,4,y\n \t\n", /* blank lines anywhere */
-        "\xef\xbb\xbf a , b ,class\n 1 , 2.5 ,x \n3,4,y\n",  /* BOM, spaces */
+        "\xef\xbb\xbf a , b ,class\n 1 , 2.5 ,x \n3,4,y\n", /* BOM, spaces */
     };
     for (size_t k = 0; k < sizeof texts / sizeof *texts; k++) {
         pdt_dataset *ds = read_csv(texts[k], NULL);
@@ -213,16 +213,23 @@ static void test_csv_bad_fixtures(void **state)
         {"bad/ragged.csv", {0}, "ragged.csv:3:9: expected 5 fields, found 4"},
         {"bad/empty.csv", {0}, "empty.csv: the file is empty"},
         {"bad/header_only.csv", {0}, "header_only.csv: a header but no data rows"},
-        {"bad/nonnumeric.csv", {0},
+        {"bad/nonnumeric.csv",
+         {0},
          "nonnumeric.csv:2:5: column \"petal\" holds \"abc\", which is not a number; use "
          "--skip-nonnumeric or --skip petal"},
         {"bad/nan.csv", {0}, "nan.csv:4:1: \"nan\" is not a finite number (column \"a\")"},
         {"bad/inf.csv", {0}, "inf.csv:3:1: \"-Infinity\" is not a finite number"},
-        {"bad/missing_label.csv", {.label = "klass"},
+        {"bad/missing_label.csv",
+         {.label = "klass"},
          "missing_label.csv:1: no column named \"klass\" (columns: a, b, c)"},
-        {"bad/dup_column.csv", {0}, "dup_column.csv:1:5: duplicate column name \"a\" (columns 1 and 3)"},
-        {"bad/unterminated_quote.csv", {0}, "unterminated_quote.csv:1:3: unterminated quoted field"},
-        {"bad/negative_weight.csv", {.weight = "w"},
+        {"bad/dup_column.csv",
+         {0},
+         "dup_column.csv:1:5: duplicate column name \"a\" (columns 1 and 3)"},
+        {"bad/unterminated_quote.csv",
+         {0},
+         "unterminated_quote.csv:1:3: unterminated quoted field"},
+        {"bad/negative_weight.csv",
+         {.weight = "w"},
          "negative_weight.csv:3:3: weight \"-0.5\" is negative (column \"w\")"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
@@ -255,7 +262,8 @@ static void test_csv_syntax_errors(void **state)
 {
     (void)state;
     check_text_fails("a,b\n1,\"x\ny,z\n", NULL, "mem.csv:2:3: unterminated quoted field");
-    check_text_fails("a,b\n1,\"x\"y,z\n", NULL, "mem.csv:2:6: text after the closing quote of a field (found \"y\")");
+    check_text_fails("a,b\n1,\"x\"y,z\n", NULL,
+                     "mem.csv:2:6: text after the closing quote of a field (found \"y\")");
     check_fails("a,b\n1,x\0y\n", 10, NULL, PDT_EINVAL, "mem.csv:2:4: a NUL byte");
     check_text_fails("a,b,c\n1,2,x\n1,2,3,4\n", NULL, "mem.csv:3:7: expected 3 fields, found 4");
     check_text_fails("a,b,c\n1,2\n", NULL, "mem.csv:2:4: expected 3 fields, found 2");
@@ -272,15 +280,19 @@ static void test_csv_positions_after_multiline_field(void **state)
     check_text_fails("a,b,c\n1,\"multi\nline\",zz\n", &opt,
                      "mem.csv:3:7: column \"c\" holds \"zz\", which is not a number");
     check_text_fails("\n\nx,y\n1,2\nabc,2\n", NULL, "mem.csv:5:1: column \"x\" holds \"abc\"");
-    check_text_fails("\xef\xbb\xbfx,y\n1,2\n\"ab\",2\n", NULL, "mem.csv:3:1: column \"x\" holds \"ab\"");
-    check_text_fails("\xef\xbb\xbf" "a,a\n1,2\n", NULL, "mem.csv:1:3: duplicate column name \"a\"");
+    check_text_fails("\xef\xbb\xbfx,y\n1,2\n\"ab\",2\n", NULL,
+                     "mem.csv:3:1: column \"x\" holds \"ab\"");
+    check_text_fails("\xef\xbb\xbf"
+                     "a,a\n1,2\n",
+                     NULL, "mem.csv:1:3: duplicate column name \"a\"");
     check_text_fails("x,y\n 1,2\n  q ,2\n", NULL, "mem.csv:3:1: column \"x\" holds \"q\"");
 }
 
 static void test_csv_cell_errors(void **state)
 {
     (void)state;
-    check_text_fails("x,y\n1,2\n,2\n", NULL, "mem.csv:3:1: column \"x\" holds \"\", which is not a number");
+    check_text_fails("x,y\n1,2\n,2\n", NULL,
+                     "mem.csv:3:1: column \"x\" holds \"\", which is not a number");
     check_text_fails("x,y\n1,\n", NULL, "mem.csv:2:3: the label is empty (column \"y\")");
     check_text_fails("x,y\n1e100001,a\n", NULL, "mem.csv:2:1: column \"x\" holds \"1e100001\"");
     check_text_fails("x,y\n0x1A,a\n", NULL, "column \"x\" holds \"0x1A\"");
@@ -300,8 +312,10 @@ static void test_csv_weight_errors(void **state)
 {
     (void)state;
     pdt_csv_options opt = {.weight = "w"};
-    check_text_fails("x,w,t\n1,abc,a\n", &opt, "mem.csv:2:3: weight \"abc\" is not a number (column \"w\")");
-    check_text_fails("x,w,t\n1,nan,a\n", &opt, "mem.csv:2:3: \"nan\" is not a finite number (column \"w\")");
+    check_text_fails("x,w,t\n1,abc,a\n", &opt,
+                     "mem.csv:2:3: weight \"abc\" is not a number (column \"w\")");
+    check_text_fails("x,w,t\n1,nan,a\n", &opt,
+                     "mem.csv:2:3: \"nan\" is not a finite number (column \"w\")");
     check_text_fails("x,w,t\n1,1,a\n2,-1/3,b\n", &opt, "mem.csv:3:3: weight \"-1/3\" is negative");
     pdt_dataset *ds = read_csv("x,w,t\n1,-0,a\n2,0.0,b\n", &opt); /* zero weights are allowed */
     mpq_t w;
@@ -317,7 +331,8 @@ static void test_csv_option_errors(void **state)
     (void)state;
     const char *text = "a,b,c\n1,2,3\n";
     pdt_csv_options weight_is_label = {.weight = "c"};
-    check_text_fails(text, &weight_is_label, "mem.csv:1: column \"c\" cannot be both the label and the weight");
+    check_text_fails(text, &weight_is_label,
+                     "mem.csv:1: column \"c\" cannot be both the label and the weight");
     const char *skip_label[] = {"c"};
     pdt_csv_options skip = {.skip = skip_label, .n_skip = 1};
     check_text_fails(text, &skip, "mem.csv:1: column \"c\" cannot be both the label and skipped");
@@ -361,7 +376,8 @@ static void check_outcome(pdt_status st, pdt_dataset *ds, const pdt_error *err)
     assert_non_null(ds);
     assert_true(pdt_dataset_rows(ds) > 0);
     for (size_t i = 0; i < pdt_dataset_rows(ds); i++) {
-        if (pdt_dataset_has_labels(ds)) assert_true(pdt_dataset_label(ds, i) < pdt_dataset_classes(ds));
+        if (pdt_dataset_has_labels(ds))
+            assert_true(pdt_dataset_label(ds, i) < pdt_dataset_classes(ds));
         for (size_t j = 0; j < pdt_dataset_dims(ds); j++)
             assert_true(pdt_dataset_rank(ds, i, j) < pdt_dataset_distinct(ds, j));
     }

@@ -152,8 +152,9 @@ static void test_dataset_zoo_name_column_rejected(void **state)
     assert_int_equal(pdt_dataset_load_csv(&ds, tu_data("zoo.csv"), NULL, &err), PDT_EINVAL);
     assert_null(ds);
     assert_int_equal(err.status, PDT_EINVAL);
-    assert_non_null(strstr(err.message, "zoo.csv:2:1: column \"animal_name\" holds \"aardvark\", which "
-                                        "is not a number; use --skip-nonnumeric or --skip animal_name"));
+    assert_non_null(strstr(err.message,
+                           "zoo.csv:2:1: column \"animal_name\" holds \"aardvark\", which "
+                           "is not a number; use --skip-nonnumeric or --skip animal_name"));
 }
 
 static void check_zoo(const pdt_dataset *ds)
@@ -223,11 +224,12 @@ static void test_dataset_ranks_match_brute_force(void **state)
 static void test_dataset_exact_order_beyond_doubles(void **state)
 {
     (void)state;
-    pdt_dataset *ds = read_csv("a,b,c,t\n"
-                               "9007199254740993,0.1000000000000000000001,1.0000000000000000000001,x\n"
-                               "9007199254740992,0.1,1,y\n"
-                               "9007199254740993,0.1,0,x\n",
-                               NULL);
+    pdt_dataset *ds =
+        read_csv("a,b,c,t\n"
+                 "9007199254740993,0.1000000000000000000001,1.0000000000000000000001,x\n"
+                 "9007199254740992,0.1,1,y\n"
+                 "9007199254740993,0.1,0,x\n",
+                 NULL);
     assert_non_null(ds->q);
     assert_true(pdt_dataset_value(ds, 0, 0) == pdt_dataset_value(ds, 1, 0));
     assert_true(pdt_dataset_value(ds, 0, 1) == pdt_dataset_value(ds, 1, 1));
@@ -250,10 +252,25 @@ static void test_dataset_exact_order_beyond_doubles(void **state)
 static void test_dataset_ranks_of_colliding_doubles(void **state)
 {
     (void)state;
-    const char *pool[] = {"1/3", "0.3333333333333333", "0.33333333333333331", "2/6", "0.1", "1/10",
-                          "0.1000000000000000000001", "9007199254740993", "9007199254740992",
-                          "9007199254740994", "-0", "0", "1e-400", "-1e-400", "1e400",
-                          "1.0000000000000000000001e400", "-1e400", "7", "-7/1"};
+    const char *pool[] = {"1/3",
+                          "0.3333333333333333",
+                          "0.33333333333333331",
+                          "2/6",
+                          "0.1",
+                          "1/10",
+                          "0.1000000000000000000001",
+                          "9007199254740993",
+                          "9007199254740992",
+                          "9007199254740994",
+                          "-0",
+                          "0",
+                          "1e-400",
+                          "-1e-400",
+                          "1e400",
+                          "1.0000000000000000000001e400",
+                          "-1e400",
+                          "7",
+                          "-7/1"};
     const size_t n_pool = sizeof pool / sizeof *pool;
     tu_rng rng = {7};
     char *text = malloc(300 * 120 + 16), *p = text;

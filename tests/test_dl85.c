@@ -119,12 +119,16 @@ static void test_dl85_errors(void **state)
     check_fails("\n  \n\t\n", PDT_EINVAL, "mem.txt: the file is empty");
     check_fails("0 1 0\n1 0 1 1 0\n", PDT_EINVAL, "mem.txt:2:7: expected 3 values, found 5");
     check_fails("0 1 0\n\n1 0  \n", PDT_EINVAL, "mem.txt:3:4: expected 3 values, found 2");
-    check_fails("0 1\n-1 0\n", PDT_EINVAL, "mem.txt:2:1: label \"-1\" is not a non-negative integer");
-    check_fails("0 1\n1.0 0\n", PDT_EINVAL, "mem.txt:2:1: label \"1.0\" is not a non-negative integer");
+    check_fails("0 1\n-1 0\n", PDT_EINVAL,
+                "mem.txt:2:1: label \"-1\" is not a non-negative integer");
+    check_fails("0 1\n1.0 0\n", PDT_EINVAL,
+                "mem.txt:2:1: label \"1.0\" is not a non-negative integer");
     check_fails("0 1\n1 1.0\n", PDT_EINVAL, "mem.txt:2:3: feature value \"1.0\" is not 0 or 1");
     check_fails("0 1\n1 01\n", PDT_EINVAL, "mem.txt:2:3: feature value \"01\" is not 0 or 1");
     check_fails("0,1\n", PDT_EINVAL, "mem.txt:1:1: label \"0,1\" is not a non-negative integer");
-    check_fails("\xef\xbb\xbf" "0 x\n", PDT_EINVAL, "mem.txt:1:3: feature value \"x\"");
+    check_fails("\xef\xbb\xbf"
+                "0 x\n",
+                PDT_EINVAL, "mem.txt:1:3: feature value \"x\"");
     pdt_dataset *ds = NULL;
     pdt_error err;
     assert_int_equal(pdt_dataset_load_dl85(&ds, "/nonexistent/d.txt", &err), PDT_EIO);

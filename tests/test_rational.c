@@ -111,11 +111,12 @@ static void test_rational_large_exponents_bounded(void **state)
 static void test_rational_rejects_malformed(void **state)
 {
     (void)state;
-    const char *bad[] = {"", ".", "+", "-", "e5", ".e5", "1e", "1e+", "1E-", "--1", "+-1", "-+1",
-                         "1/0", "1/00", "0/0", "-5/0", "nan", "NaN", "-nan", "inf", "-inf", "+Inf",
-                         "Infinity", "0x10", "0X1p3", "1.2.3", "1/2/3", " 1", "1 ", "1,5", "1/-2",
-                         "1/+2", "1/2.0", "1.5/2", "1e3/2", "/2", "1/", "1e2.5", "1e--2", "1ee2",
-                         "\xc2\xbd", "1_000", "abc", "1a"};
+    const char *bad[] = {"",         ".",     "+",     "-",   "e5",   ".e5",   "1e",       "1e+",
+                         "1E-",      "--1",   "+-1",   "-+1", "1/0",  "1/00",  "0/0",      "-5/0",
+                         "nan",      "NaN",   "-nan",  "inf", "-inf", "+Inf",  "Infinity", "0x10",
+                         "0X1p3",    "1.2.3", "1/2/3", " 1",  "1 ",   "1,5",   "1/-2",     "1/+2",
+                         "1/2.0",    "1.5/2", "1e3/2", "/2",  "1/",   "1e2.5", "1e--2",    "1ee2",
+                         "\xc2\xbd", "1_000", "abc",   "1a"};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) check_rejected(bad[k]);
     mpq_t q;
     mpq_init(q);
@@ -133,7 +134,7 @@ static void test_rational_respects_length(void **state)
     assert_true(pdt_parse_rational(q, "0.5,abc", 3));
     assert_true(mpq_cmp_ui(q, 1, 2) == 0);
     assert_false(pdt_parse_rational(q, "1e5", 2)); /* "1e" */
-    char one[1] = {'9'};                           /* not NUL terminated */
+    char one[1] = {'9'}; /* not NUL terminated */
     assert_true(pdt_parse_rational(q, one, 1));
     assert_true(mpq_cmp_ui(q, 9, 1) == 0);
     mpq_clear(q);
@@ -175,9 +176,10 @@ static void test_rational_to_double_matches_strtod(void **state)
     tu_rng rng = {12345};
     char text[64];
     for (int k = 0; k < 20000; k++) {
-        int len = snprintf(text, sizeof text, "%s%u.%09u%09u%06ue%d", tu_below(&rng, 2) ? "-" : "",
-                           tu_below(&rng, 10), tu_below(&rng, 1000000000), tu_below(&rng, 1000000000),
-                           tu_below(&rng, 1000000), (int)tu_below(&rng, 640) - 330);
+        int len =
+            snprintf(text, sizeof text, "%s%u.%09u%09u%06ue%d", tu_below(&rng, 2) ? "-" : "",
+                     tu_below(&rng, 10), tu_below(&rng, 1000000000), tu_below(&rng, 1000000000),
+                     tu_below(&rng, 1000000), (int)tu_below(&rng, 640) - 330);
         assert_true(len > 0);
         double want = strtod(text, NULL);
         if (fabs(want) > DBL_MAX) want = want > 0 ? DBL_MAX : -DBL_MAX;
