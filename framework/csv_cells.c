@@ -5,9 +5,7 @@
 #include "csv_impl.h"
 #include "pdt_plugin.h"
 
-#define SHOWN 60 /* bytes of a cell quoted in a message */
-#define SHOW(f)                                                                                    \
-    (int)((f)->len > SHOWN ? SHOWN : (f)->len), (f)->text, ((f)->len > SHOWN ? "..." : "")
+#define SHOW(f) PDT_SHOW_TEXT((f)->text, (f)->len)
 
 typedef enum { CELL_INTEGER, CELL_RATIONAL, CELL_NONFINITE, CELL_TEXT } cell_kind;
 
@@ -121,6 +119,15 @@ pdt_status csv_scan_cell(csv_loader *L, csv_column *col, const csv_field *f, pdt
     }
 }
 
+/* Parses a cell the first pass accepted. */
+static pdt_status fill_rational(mpq_ptr q, const csv_loader *L, const csv_field *f, pdt_error *err)
+{
+    csv_field t = trimmed(f);
+    if (pdt_parse_rational(q, t.text, t.len)) return PDT_OK;
+    return pdt_error_set(err, PDT_EINTERNAL, "%s:%zu:%zu: the second pass disagrees with the first",
+                         L->name, f->line, f->col);
+}
+
 static pdt_status fill_feature(csv_loader *L, size_t i, const csv_column *col, const csv_field *f,
                                pdt_error *err)
 {
@@ -132,12 +139,9 @@ static pdt_status fill_feature(csv_loader *L, size_t i, const csv_column *col, c
         return PDT_OK;
     }
     mpq_ptr q = ds->q ? ds->q[cell] : L->scratch;
-    if (!pdt_parse_rational(q, t.text, t.len))
-        return pdt_error_set(err, PDT_EINTERNAL,
-                             "%s:%zu:%zu: the second pass disagrees with the first", L->name,
-                             f->line, f->col);
-    ds->x[cell] = pdt_rational_to_double(q);
-    return PDT_OK;
+    pdt_status st = fill_rational(q, L, f, err);
+    if (st == PDT_OK) ds->x[cell] = pdt_rational_to_double(q);
+    return st;
 }
 
 pdt_status csv_fill_cell(csv_loader *L, size_t i, const csv_column *col, const csv_field *f,
@@ -145,13 +149,7 @@ pdt_status csv_fill_cell(csv_loader *L, size_t i, const csv_column *col, const c
 {
     switch (col->role) {
     case CSV_FEATURE: return fill_feature(L, i, col, f, err);
-    case CSV_WEIGHT: {
-        csv_field t = trimmed(f);
-        if (pdt_parse_rational(L->ds->weights[i], t.text, t.len)) return PDT_OK;
-        return pdt_error_set(err, PDT_EINTERNAL,
-                             "%s:%zu:%zu: the second pass disagrees with the first", L->name,
-                             f->line, f->col);
-    }
+    case CSV_WEIGHT: return fill_rational(L->ds->weights[i], L, f, err);
     case CSV_LABEL: return pdt_label_table_add(&L->ds->labels[i], &L->labels, f->text, f->len, err);
     default: return PDT_OK;
     }

@@ -28,7 +28,7 @@ void csv_lexer_init(csv_lexer *lx, const char *text, size_t len, const char *nam
     lx->name = name;
     lx->text = text;
     lx->len = len;
-    lx->start = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    lx->start = pdt_bom_length(text, len);
     lx->sep = detect_separator(text + lx->start, len - lx->start);
     csv_lexer_rewind(lx);
 }

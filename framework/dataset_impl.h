@@ -2,6 +2,8 @@
 #ifndef PDT_DATASET_IMPL_H
 #define PDT_DATASET_IMPL_H
 
+#include <string.h>
+
 #include "pdt.h"
 
 struct pdt_dataset {
@@ -34,6 +36,16 @@ pdt_status pdt_dataset_alloc_weights(pdt_dataset *ds, pdt_error *err); /* weight
 pdt_status pdt_dataset_set_name(pdt_dataset *ds, const char *name, pdt_error *err);
 pdt_status pdt_dataset_set_feature(pdt_dataset *ds, size_t j, const char *name, size_t len,
                                    pdt_error *err);
+
+/* Length of a UTF-8 byte-order mark at the start of text: 3 or 0. */
+static inline size_t pdt_bom_length(const char *text, size_t len)
+{
+    return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
+/* printf arguments for "%.*s%s": a cell's text in a message, cut to 60 bytes + "...". */
+#define PDT_SHOW_TEXT(text, len)                                                                   \
+    (int)((len) > 60 ? 60 : (len)), (text), ((len) > 60 ? "..." : "")
 
 /* Reads a whole file (malloc'd, NUL terminated; EIO names the path). */
 pdt_status pdt_file_read(char **text, size_t *len, const char *path, pdt_error *err);

@@ -63,7 +63,7 @@ static bool all_digits(const dl85_token *t)
     return t->len > 0;
 }
 
-#define SHOW(t) (int)((t)->len > 60 ? 60 : (t)->len), (t)->text, ((t)->len > 60 ? "..." : "")
+#define SHOW(t) PDT_SHOW_TEXT((t)->text, (t)->len)
 
 static pdt_status check_token(const dl85_reader *r, const dl85_token *t, size_t index,
                               pdt_error *err)
@@ -150,7 +150,7 @@ pdt_status pdt_dataset_read_dl85(pdt_dataset **out, const char *text, size_t len
     r.name = name ? name : "<memory>";
     r.text = text ? text : "";
     r.len = text ? len : 0;
-    r.start = r.len >= 3 && memcmp(r.text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    r.start = pdt_bom_length(r.text, r.len);
     reader_rewind(&r);
     pdt_label_table_init(&r.labels);
     pdt_status st = read_all(&r, err);
