@@ -41,11 +41,12 @@ double pdt_det_filter_coefficient(size_t m, unsigned ulps)
     return (double)k * (1.0 + 0x1p-10) * 0x1p-53;
 }
 
-/* Next integer above x with the same number of set bits (Gosper). */
+/* Next integer above x != 0 with the same number of set bits (Gosper's hack,
+ * without the division). */
 static unsigned next_subset(unsigned x)
 {
-    unsigned low = x & -x, ripple = x + low;
-    return (((ripple ^ x) >> 2) / low) | ripple;
+    unsigned t = x | (x - 1);
+    return (t + 1) | (((~t & -~t) - 1) >> (__builtin_ctz(x) + 1));
 }
 
 /* One minor by expansion along row r (the last row of the minor): the signed
@@ -67,7 +68,8 @@ static void expand_minor(double *det, double *perm, const double *row, unsigned 
 
 /* Determinant and permanent of |a| by expansion by minors over column subsets:
  * det[S] (|S| = r + 1) is the minor of rows 0..r and the columns in S. */
-static void minors_dp(size_t m, const double *a, double *det, double *perm)
+static inline __attribute__((always_inline)) void minors_dp(size_t m, const double *a, double *det,
+                                                           double *perm)
 {
     for (size_t j = 0; j < m; j++) {
         det[1u << j] = a[j];
@@ -97,7 +99,12 @@ static filter_result check_range(size_t m, const double *a)
 static filter_result filter_run(size_t m, const double *a, unsigned ulps, int *sign)
 {
     double det[1u << PDT_DET_MAX], perm[1u << PDT_DET_MAX];
-    minors_dp(m, a, det, perm);
+    switch (m) { /* constant orders let the compiler unroll the small cases */
+    case 2: minors_dp(2, a, det, perm); break;
+    case 3: minors_dp(3, a, det, perm); break;
+    case 4: minors_dp(4, a, det, perm); break;
+    default: minors_dp(m, a, det, perm); break;
+    }
     const double d = det[(1u << m) - 1], p = perm[(1u << m) - 1];
     if (!(fabs(d) <= DBL_MAX && p <= DBL_MAX)) return FILTER_RANGE;
     const double bound = pdt_det_filter_coefficient(m, ulps) * p;

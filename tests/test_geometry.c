@@ -418,6 +418,81 @@ static void test_geometry_orient_lifted_conic(void **state)
     assert_true(signs[1] > 1000 && st.exact > 1000);
 }
 
+/* ------------------------------------ approximations at the contract limit */
+
+/* The double as far from a as the contract allows (|d − a| <= (1 − 2^-10)·ulps·2^-53·|a|),
+ * on the side `away` (+1: |d| > |a|, −1: |d| < |a|); a nonzero, in the normal range. */
+static double adversarial(mpq_srcptr a, int away, unsigned ulps)
+{
+    mpq_t lim, diff, dq;
+    mpq_inits(lim, diff, dq, NULL);
+    mpq_abs(lim, a);
+    mpq_mul_2exp(diff, lim, 10);
+    mpq_sub(lim, diff, lim); /* |a|·(2^10 − 1) */
+    mpz_mul_ui(mpq_numref(lim), mpq_numref(lim), ulps);
+    mpq_div_2exp(lim, lim, 63);
+    const double toward = (away > 0) == (mpq_sgn(a) > 0) ? INFINITY : -INFINITY;
+    double d = mpq_get_d(a), candidate = nextafter(d, mpq_sgn(a) * INFINITY);
+    for (int first = 1;; first = 0) {
+        mpq_set_d(dq, candidate);
+        mpq_sub(diff, dq, a);
+        mpq_abs(diff, diff);
+        if (mpq_cmp(diff, lim) > 0 && !first) break;
+        if (first) { /* start from the nearest double: truncated or the next one out */
+            mpq_set_d(dq, d);
+            mpq_sub(dq, dq, a);
+            mpq_abs(dq, dq);
+            if (mpq_cmp(diff, dq) < 0) d = candidate;
+        } else {
+            d = candidate;
+        }
+        candidate = nextafter(d, toward);
+    }
+    mpq_clears(lim, diff, dq, NULL);
+    return d;
+}
+
+/* Cyclic bidiagonal a_ii = x_i, a_i,i+1 = y_i with Πy = ±Πx chosen so det = 0
+ * exactly, while every entry's first-order effect on det has the same sign:
+ * moving |x̃| up and |ỹ| down by ε gives det(Ã) ≈ m·ε·perm(|A|), the largest
+ * input error the bound must absorb (the m·ρ term is tight).  A filter that
+ * ignored ulps decides a nonzero sign here. */
+static void test_geometry_det_worst_case_input_error(void **state)
+{
+    static const unsigned ulps_list[] = {1, 2, 3, 5, 7};
+    tu_rng r = {13};
+    int ulps_blind_would_fail = 0;
+    for (size_t m = 2; m <= PDT_DET_MAX; m++)
+        for (size_t u = 0; u < 5; u++)
+            for (int t = 0; t < 10; t++) {
+                go_matrix a;
+                go_init(&a, m, m);
+                int64_t x[GO_MAX], y[GO_MAX];
+                for (size_t i = 0; i < m; i++)
+                    x[i] = y[i] = (1 + (int64_t)tu_below(&r, 999)) * (tu_below(&r, 2) ? 1 : -1);
+                for (size_t i = m - 1; i > 0; i--) { /* y := a shuffle of x */
+                    size_t j = tu_below(&r, (uint32_t)(i + 1));
+                    int64_t tmp = y[i];
+                    y[i] = y[j], y[j] = tmp;
+                }
+                if (m % 2) y[0] = -y[0]; /* det = Πx + (−1)^(m−1)·Πy = 0 */
+                int dir = t % 2 ? 1 : -1;
+                double px = 1, py = 1;
+                for (size_t i = 0; i < m; i++) {
+                    size_t kx = i * m + i, ky = i * m + (i + 1) % m;
+                    go_set_decimal(&a, kx, x[i], -2);
+                    go_set_decimal(&a, ky, y[i], -2);
+                    px *= a.d[kx] = adversarial(a.q[kx], dir, ulps_list[u]);
+                    py *= a.d[ky] = adversarial(a.q[ky], -dir, ulps_list[u]);
+                }
+                assert_int_equal(check_det(&a, ulps_list[u], NULL), 0);
+                double naive = fabs(px) - fabs(py), perm = fabs(px) + fabs(py);
+                ulps_blind_would_fail += fabs(naive) > 1.01 * pdt_det_filter_coefficient(m, 0) * perm;
+                go_clear(&a);
+            }
+    assert_true(ulps_blind_would_fail > 150);
+}
+
 /* --------------------------------------------------- the filter filters */
 
 static void test_geometry_filter_decides_random_input(void **state)
@@ -573,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_geometry_orient_huge_and_tiny),
         cmocka_unit_test(test_geometry_det_underflow_in_minor),
         cmocka_unit_test(test_geometry_orient_lifted_conic),
+        cmocka_unit_test(test_geometry_det_worst_case_input_error),
         cmocka_unit_test(test_geometry_filter_decides_random_input),
         cmocka_unit_test(test_geometry_exact_path_on_degenerate_input),
         cmocka_unit_test(test_geometry_det_without_callback),
