@@ -1,7 +1,7 @@
 /* Exact linear algebra for the geometric predicates: integer Bareiss
  * elimination (determinant sign, rank) and the exact barycentric weighted sign.
  * Rare path: GMP scratch lives on the stack and is cleared before returning. */
-#include "geometry_exact.h"
+#include "geometry_impl.h"
 
 #define CELLS (PDT_DET_MAX * PDT_DET_MAX)
 

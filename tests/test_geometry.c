@@ -493,6 +493,60 @@ static void test_geometry_det_worst_case_input_error(void **state)
     assert_true(ulps_blind_would_fail > 150);
 }
 
+/* Points near (1000, …, 1000) with 6 decimals: n random points, the last an
+ * integer affine combination of them (exactly on their hyperplane), optionally
+ * nudged by one unit of the last decimal.  Approximations at the contract limit,
+ * in random directions. */
+static void far_points(go_matrix *p, tu_rng *r, size_t n, unsigned ulps, bool nudge)
+{
+    int64_t num[GO_MAX * GO_MAX];
+    for (size_t k = 0; k < n * n; k++) num[k] = 1000000000 + rand_range(r, 1000000);
+    int64_t w[GO_MAX], sum = 0;
+    for (size_t i = 0; i + 1 < n; i++) sum += w[i] = rand_range(r, 2);
+    w[n - 1] = 1 - sum;
+    for (size_t j = 0; j < n; j++) {
+        num[n * n + j] = 0;
+        for (size_t i = 0; i < n; i++) num[n * n + j] += w[i] * num[i * n + j];
+    }
+    if (nudge) num[n * n + tu_below(r, (uint32_t)n)] += tu_below(r, 2) ? 1 : -1;
+    for (size_t k = 0; k < (n + 1) * n; k++) {
+        go_set_decimal(p, k, num[k], -6);
+        if (ulps > 1) p->d[k] = adversarial(p->q[k], tu_below(r, 2) ? 1 : -1, ulps);
+    }
+}
+
+/* Far from the origin the homogeneous bound grows like |p|^n; the translated
+ * form keeps deciding, and stays exact on coplanar input. */
+static void test_geometry_orient_far_from_origin(void **state)
+{
+    static const unsigned ulps_list[] = {1, 3, 7};
+    tu_rng r = {14};
+    for (size_t n = 1; n <= 7; n++) {
+        pdt_geom_stats st = {0};
+        for (int t = 0; t < 150; t++) { /* random, clustered: 1000 ± 1 */
+            go_matrix p;
+            go_init(&p, n + 1, n);
+            for (size_t k = 0; k < (n + 1) * n; k++)
+                go_set_decimal(&p, k, 1000000000 + rand_range(&r, 1000000), -6);
+            check_orient(&p, 1, &st);
+            go_clear(&p);
+        }
+        assert_true(st.exact <= 2);
+        for (size_t u = 0; u < 3; u++) {
+            st = (pdt_geom_stats){0};
+            for (int t = 0; t < 40; t++) {
+                go_matrix p;
+                go_init(&p, n + 1, n);
+                far_points(&p, &r, n, ulps_list[u], t % 2);
+                int s = check_orient(&p, ulps_list[u], &st);
+                if (t % 2 == 0) assert_int_equal(s, 0);
+                go_clear(&p);
+            }
+            assert_true(st.filtered >= 15); /* the nudged half: a 1e-6 change is visible */
+        }
+    }
+}
+
 /* --------------------------------------------------- the filter filters */
 
 static void test_geometry_filter_decides_random_input(void **state)
@@ -649,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_geometry_det_underflow_in_minor),
         cmocka_unit_test(test_geometry_orient_lifted_conic),
         cmocka_unit_test(test_geometry_det_worst_case_input_error),
+        cmocka_unit_test(test_geometry_orient_far_from_origin),
         cmocka_unit_test(test_geometry_filter_decides_random_input),
         cmocka_unit_test(test_geometry_exact_path_on_degenerate_input),
         cmocka_unit_test(test_geometry_det_without_callback),
