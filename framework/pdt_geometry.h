@@ -18,9 +18,10 @@
  * approximation) for it instead; the predicate then defers to the exact path.
  * Rounding mode must be the default round-to-nearest.
  *
- * All functions are thread-safe (no global mutable state); GMP scratch is
- * allocated per exact evaluation.  Invalid arguments (caller bugs) make the
- * sign functions return 2, never a valid-looking sign. */
+ * All functions are thread-safe (no global mutable state) and use at most
+ * about 70 KB of stack; GMP scratch is allocated per exact evaluation.  Invalid
+ * arguments (caller bugs) make the sign functions return 2, never a
+ * valid-looking sign. */
 #ifndef PDT_GEOMETRY_H
 #define PDT_GEOMETRY_H
 
@@ -64,7 +65,9 @@ double pdt_det_filter_coefficient(size_t m, unsigned ulps);
  * 1 <= n + 1 <= PDT_DET_MAX.  pts[k] points to the n approximate coordinates of
  * point k; exact(out, ctx, k, j) gives coordinate j of point k exactly (it is
  * never asked for the ones column).  ulps, NULL exact and the return value 2
- * as for pdt_det_sign. */
+ * as for pdt_det_sign.  The filter works on the translated form
+ * det [p_i − p_0] first, so points far from the origin are still decided in
+ * floating point. */
 int pdt_orient(size_t n, const double *const *pts, unsigned ulps, pdt_entry_fn exact, void *ctx,
                pdt_geom_stats *stats);
 
