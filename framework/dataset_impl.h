@@ -2,6 +2,8 @@
 #ifndef PDT_DATASET_IMPL_H
 #define PDT_DATASET_IMPL_H
 
+#include <string.h>
+
 #include "pdt.h"
 
 struct pdt_dataset {
@@ -24,7 +26,51 @@ struct pdt_dataset {
 
 /* Builds ranks, distinct counts and the binary flag from x (and q). */
 pdt_status pdt_dataset_finish(pdt_dataset *ds, pdt_error *err);
-/* Allocates an empty dataset with n rows and d columns (names unset). */
+/* Allocates an empty dataset with n rows and d columns (names unset, values
+ * 0; q allocated when exact).  labels and weights stay NULL until the
+ * allocators below are called. */
 pdt_status pdt_dataset_alloc(pdt_dataset **out, size_t n, size_t d, bool exact, pdt_error *err);
+pdt_status pdt_dataset_alloc_labels(pdt_dataset *ds, pdt_error *err);  /* labels, all 0 */
+pdt_status pdt_dataset_alloc_weights(pdt_dataset *ds, pdt_error *err); /* weights, all 1 */
+/* Store copies: the dataset's name, and feature j's name (len bytes). */
+pdt_status pdt_dataset_set_name(pdt_dataset *ds, const char *name, pdt_error *err);
+pdt_status pdt_dataset_set_feature(pdt_dataset *ds, size_t j, const char *name, size_t len,
+                                   pdt_error *err);
+
+/* Length of a UTF-8 byte-order mark at the start of text: 3 or 0. */
+static inline size_t pdt_bom_length(const char *text, size_t len)
+{
+    return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
+/* printf arguments for "%.*s%s": a cell's text in a message, cut to 60 bytes + "...". */
+#define PDT_SHOW_TEXT(text, len)                                                                   \
+    (int)((len) > 60 ? 60 : (len)), (text), ((len) > 60 ? "..." : "")
+
+/* Reads a whole file (malloc'd, NUL terminated; EIO names the path). */
+pdt_status pdt_file_read(char **text, size_t *len, const char *path, pdt_error *err);
+
+/* The nearest finite double to q (ties to even; beyond the range: +-DBL_MAX). */
+double pdt_rational_to_double(mpq_srcptr q);
+/* A copy of len bytes of s, NUL terminated, or NULL when out of memory. */
+char *pdt_strndup(const char *s, size_t len);
+
+/* Class names collected while loading: every distinct label text gets a raw
+ * id in order of appearance; finishing sorts them into the dataset's classes
+ * (numeric order, merging equal numbers, when every label is a number, else
+ * bytewise) and rewrites ds->labels from raw ids to class indices. */
+typedef struct pdt_label_table {
+    char **names;       /* distinct label texts, by raw id */
+    size_t n, cap;
+    uint32_t *slots;    /* open-addressing hash: raw id + 1, 0 = empty */
+    size_t n_slots;
+} pdt_label_table;
+
+void pdt_label_table_init(pdt_label_table *t);
+void pdt_label_table_clear(pdt_label_table *t);
+pdt_status pdt_label_table_add(uint32_t *id, pdt_label_table *t, const char *s, size_t len,
+                               pdt_error *err);
+/* Moves the names into ds->classes (t is left empty) and remaps ds->labels. */
+pdt_status pdt_label_table_finish(pdt_dataset *ds, pdt_label_table *t, pdt_error *err);
 
 #endif

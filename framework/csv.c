@@ -1,0 +1,170 @@
+/* CSV datasets.  Two passes over the text: the first checks every cell and
+ * learns which columns are kept and whether the values need rationals, the
+ * second fills a dataset of exactly the right shape. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv_impl.h"
+#include "dataset_impl.h"
+
+static void loader_init(csv_loader *L, const char *text, size_t len, const char *name,
+                        const pdt_csv_options *opt)
+{
+    memset(L, 0, sizeof *L);
+    L->name = name ? name : "<memory>";
+    if (opt) L->opt = *opt;
+    csv_lexer_init(&L->lx, text, len, L->name);
+    csv_record_init(&L->rec);
+    mpq_init(L->scratch);
+    pdt_label_table_init(&L->labels);
+    L->label = L->weight = SIZE_MAX;
+}
+
+static void loader_clear(csv_loader *L)
+{
+    for (size_t c = 0; L->cols && c < L->n_cols; c++) free(L->cols[c].name);
+    free(L->cols);
+    csv_lexer_clear(&L->lx);
+    csv_record_clear(&L->rec);
+    mpq_clear(L->scratch);
+    pdt_label_table_clear(&L->labels);
+    pdt_dataset_free(&L->ds);
+}
+
+typedef struct name_key {
+    const char *name;
+    size_t column;
+} name_key;
+
+static int name_key_cmp(const void *a, const void *b)
+{
+    const name_key *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->column > y->column) - (x->column < y->column);
+}
+
+/* Reports the duplicate name whose second appearance comes first. */
+static pdt_status check_duplicates(const csv_loader *L, pdt_error *err)
+{
+    name_key *keys = malloc(L->n_cols * sizeof *keys);
+    if (!keys) return pdt_error_set(err, PDT_ENOMEM, "%s: out of memory", L->name);
+    for (size_t c = 0; c < L->n_cols; c++) keys[c] = (name_key){L->cols[c].name, c};
+    qsort(keys, L->n_cols, sizeof *keys, name_key_cmp);
+    size_t first = SIZE_MAX, second = SIZE_MAX;
+    for (size_t k = 1; k < L->n_cols; k++)
+        if (strcmp(keys[k].name, keys[k - 1].name) == 0 && keys[k].column < second) {
+            first = keys[k - 1].column;
+            second = keys[k].column;
+        }
+    free(keys);
+    if (second == SIZE_MAX) return PDT_OK;
+    const csv_field *f = &L->rec.fields[second];
+    return pdt_error_set(err, PDT_EINVAL,
+                         "%s:%zu:%zu: duplicate column name \"%s\" (columns %zu and %zu)", L->name,
+                         f->line, f->col, L->cols[second].name, first + 1, second + 1);
+}
+
+static pdt_status read_header(csv_loader *L, pdt_error *err)
+{
+    bool more;
+    pdt_status st = csv_read_record(&L->rec, &more, &L->lx, err);
+    if (st != PDT_OK) return st;
+    if (!more) return pdt_error_set(err, PDT_EINVAL, "%s: the file is empty", L->name);
+    L->header_line = L->rec.fields[0].line;
+    L->cols = calloc(L->rec.n, sizeof *L->cols);
+    if (!L->cols) return pdt_error_set(err, PDT_ENOMEM, "%s: out of memory", L->name);
+    L->n_cols = L->rec.n;
+    for (size_t c = 0; c < L->n_cols; c++) {
+        L->cols[c].name = pdt_strndup(L->rec.fields[c].text, L->rec.fields[c].len);
+        if (!L->cols[c].name) return pdt_error_set(err, PDT_ENOMEM, "%s: out of memory", L->name);
+    }
+    return check_duplicates(L, err);
+}
+
+static pdt_status scan_rows(csv_loader *L, pdt_error *err)
+{
+    for (;;) {
+        bool more;
+        pdt_status st = csv_read_record(&L->rec, &more, &L->lx, err);
+        if (st != PDT_OK) return st;
+        if (!more) break;
+        if (L->n_rows + 1 >= UINT32_MAX)
+            return pdt_error_set(err, PDT_ELIMIT, "%s:%zu: too many rows (at most %lu)", L->name,
+                                 L->rec.fields[0].line, (unsigned long)UINT32_MAX - 1);
+        L->n_rows++;
+        st = csv_check_width(L, err);
+        for (size_t c = 0; c < L->n_cols && st == PDT_OK; c++)
+            st = csv_scan_cell(L, &L->cols[c], &L->rec.fields[c], err);
+        if (st != PDT_OK) return st;
+    }
+    if (L->n_rows == 0)
+        return pdt_error_set(err, PDT_EINVAL, "%s: a header but no data rows", L->name);
+    for (size_t c = 0; c < L->n_cols; c++) {
+        if (L->cols[c].role != CSV_FEATURE) continue;
+        L->cols[c].feature = L->d++;
+        L->exact |= L->cols[c].exact;
+    }
+    return PDT_OK;
+}
+
+static pdt_status build(csv_loader *L, pdt_error *err)
+{
+    pdt_status st = pdt_dataset_alloc(&L->ds, L->n_rows, L->d, L->exact, err);
+    if (st == PDT_OK) st = pdt_dataset_set_name(L->ds, L->name, err);
+    for (size_t c = 0; c < L->n_cols && st == PDT_OK; c++)
+        if (L->cols[c].role == CSV_FEATURE)
+            st = pdt_dataset_set_feature(L->ds, L->cols[c].feature, L->cols[c].name,
+                                         strlen(L->cols[c].name), err);
+    if (st == PDT_OK && L->label != SIZE_MAX) st = pdt_dataset_alloc_labels(L->ds, err);
+    if (st == PDT_OK && L->weight != SIZE_MAX) st = pdt_dataset_alloc_weights(L->ds, err);
+    return st;
+}
+
+static pdt_status fill_rows(csv_loader *L, pdt_error *err)
+{
+    bool more;
+    csv_lexer_rewind(&L->lx);
+    pdt_status st = csv_read_record(&L->rec, &more, &L->lx, err); /* the header */
+    for (size_t i = 0; i < L->n_rows && st == PDT_OK; i++) {
+        st = csv_read_record(&L->rec, &more, &L->lx, err);
+        if (st == PDT_OK && (!more || L->rec.n != L->n_cols))
+            return pdt_error_set(err, PDT_EINTERNAL, "%s: the second pass disagrees with the first",
+                                 L->name);
+        for (size_t c = 0; c < L->n_cols && st == PDT_OK; c++)
+            st = csv_fill_cell(L, i, &L->cols[c], &L->rec.fields[c], err);
+    }
+    return st;
+}
+
+pdt_status pdt_dataset_read_csv(pdt_dataset **out, const char *text, size_t len, const char *name,
+                                const pdt_csv_options *opt, pdt_error *err)
+{
+    *out = NULL;
+    csv_loader L;
+    loader_init(&L, text ? text : "", text ? len : 0, name, opt);
+    pdt_status st = read_header(&L, err);
+    if (st == PDT_OK) st = csv_assign_roles(&L, err);
+    if (st == PDT_OK) st = scan_rows(&L, err);
+    if (st == PDT_OK) st = build(&L, err);
+    if (st == PDT_OK) st = fill_rows(&L, err);
+    if (st == PDT_OK && L.ds->has_labels) st = pdt_label_table_finish(L.ds, &L.labels, err);
+    if (st == PDT_OK) st = pdt_dataset_finish(L.ds, err);
+    if (st == PDT_OK) {
+        *out = L.ds;
+        L.ds = NULL;
+    }
+    loader_clear(&L);
+    return st;
+}
+
+pdt_status pdt_dataset_load_csv(pdt_dataset **out, const char *path, const pdt_csv_options *opt,
+                                pdt_error *err)
+{
+    *out = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    pdt_status st = pdt_file_read(&text, &len, path, err);
+    if (st == PDT_OK) st = pdt_dataset_read_csv(out, text, len, path, opt, err);
+    free(text);
+    return st;
+}

@@ -1,0 +1,85 @@
+/* The CSV loader's internals: a lexer giving records of fields with the line
+ * and byte column where each starts, and the loader state shared by the files
+ * that check and store cells. */
+#ifndef PDT_CSV_IMPL_H
+#define PDT_CSV_IMPL_H
+
+#include "dataset_impl.h"
+
+typedef struct csv_field {
+    const char *text; /* contents, not NUL terminated: quotes removed, or blanks trimmed */
+    size_t len;
+    size_t line, col; /* 1-based; col counts bytes from the line start (after a BOM) */
+    bool quoted;
+    size_t offset;    /* internal: where text starts in the input or the record buffer */
+} csv_field;
+
+typedef struct csv_record {
+    csv_field *fields;
+    size_t n, cap;
+    size_t end_line, end_col; /* the position just past the record's last byte */
+} csv_record;
+
+typedef struct csv_lexer {
+    const char *name; /* for messages */
+    const char *text;
+    size_t len, pos, start; /* start: after the byte-order mark */
+    char sep;
+    size_t line, line_start;
+    char *buf;        /* unquoted contents of the current record */
+    size_t buf_len, buf_cap;
+} csv_lexer;
+
+/* Skips a UTF-8 byte-order mark and picks the separator from the first line. */
+void csv_lexer_init(csv_lexer *lx, const char *text, size_t len, const char *name);
+void csv_lexer_clear(csv_lexer *lx);
+/* Back to the first record. */
+void csv_lexer_rewind(csv_lexer *lx);
+void csv_record_init(csv_record *rec);
+void csv_record_clear(csv_record *rec);
+/* Reads the next record, skipping blank lines; *more is false at the end. */
+pdt_status csv_read_record(csv_record *rec, bool *more, csv_lexer *lx, pdt_error *err);
+
+/* ------------------------------------------------------------ loader */
+
+typedef enum {
+    CSV_FEATURE, /* a numeric feature */
+    CSV_LABEL,
+    CSV_WEIGHT,
+    CSV_SKIP,    /* named in the skip option */
+    CSV_DROPPED  /* non-numeric, dropped by skip_nonnumeric */
+} csv_role;
+
+typedef struct csv_column {
+    char *name;
+    csv_role role;
+    bool exact;     /* some cell is not an integer below 2^53 in magnitude */
+    size_t feature; /* index among the kept features */
+} csv_column;
+
+typedef struct csv_loader {
+    const char *name; /* file name for messages */
+    pdt_csv_options opt;
+    csv_lexer lx;
+    csv_record rec;
+    csv_column *cols;
+    size_t n_cols, header_line;
+    size_t label, weight; /* column indices, SIZE_MAX when absent */
+    size_t n_rows, d;
+    bool exact;           /* the dataset keeps rationals */
+    mpq_t scratch;
+    pdt_label_table labels;
+    pdt_dataset *ds;      /* built by the second pass */
+} csv_loader;
+
+/* Roles of the columns from the options (csv_roles.c). */
+pdt_status csv_assign_roles(csv_loader *L, pdt_error *err);
+/* The current record has one field per column (csv_cells.c). */
+pdt_status csv_check_width(const csv_loader *L, pdt_error *err);
+/* First pass: checks a cell; may mark its column exact or dropped. */
+pdt_status csv_scan_cell(csv_loader *L, csv_column *col, const csv_field *f, pdt_error *err);
+/* Second pass: stores a checked cell of row i. */
+pdt_status csv_fill_cell(csv_loader *L, size_t i, const csv_column *col, const csv_field *f,
+                         pdt_error *err);
+
+#endif

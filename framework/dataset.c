@@ -1,0 +1,216 @@
+/* Datasets: allocation, release, accessors and lookups by name. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset_impl.h"
+#include "pdt_plugin.h"
+
+char *pdt_strndup(const char *s, size_t len)
+{
+    char *p = malloc(len + 1);
+    if (!p) return NULL;
+    if (len) memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+/* calloc that returns a usable pointer for zero elements too. */
+static void *alloc_zeroed(size_t count, size_t size) { return calloc(count ? count : 1, size); }
+
+static mpq_t *alloc_rationals(size_t count)
+{
+    mpq_t *q = alloc_zeroed(count, sizeof *q);
+    if (q)
+        for (size_t k = 0; k < count; k++) mpq_init(q[k]);
+    return q;
+}
+
+static void free_rationals(mpq_t *q, size_t count)
+{
+    if (!q) return;
+    for (size_t k = 0; k < count; k++) mpq_clear(q[k]);
+    free(q);
+}
+
+static void free_names(char **names, size_t count)
+{
+    if (!names) return;
+    for (size_t k = 0; k < count; k++) free(names[k]);
+    free(names);
+}
+
+pdt_status pdt_dataset_alloc(pdt_dataset **out, size_t n, size_t d, bool exact, pdt_error *err)
+{
+    *out = NULL;
+    if (n >= UINT32_MAX)
+        return pdt_error_set(err, PDT_ELIMIT, "%zu rows: at most %lu are supported", n,
+                             (unsigned long)UINT32_MAX - 1);
+    if (d && n > SIZE_MAX / sizeof(mpq_t) / d)
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows of %zu columns)", n, d);
+    pdt_dataset *ds = calloc(1, sizeof *ds);
+    if (!ds) return pdt_error_set(err, PDT_ENOMEM, "out of memory (a dataset)");
+    ds->n = n;
+    ds->d = d;
+    ds->binary = true;
+    ds->features = alloc_zeroed(d, sizeof *ds->features);
+    ds->x = alloc_zeroed(n * d, sizeof *ds->x);
+    ds->rank = alloc_zeroed(n * d, sizeof *ds->rank);
+    ds->n_distinct = alloc_zeroed(d, sizeof *ds->n_distinct);
+    if (exact) ds->q = alloc_rationals(n * d);
+    if (!ds->features || !ds->x || !ds->rank || !ds->n_distinct || (exact && !ds->q)) {
+        pdt_dataset_free(&ds);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows of %zu columns)", n, d);
+    }
+    *out = ds;
+    return PDT_OK;
+}
+
+pdt_status pdt_dataset_alloc_labels(pdt_dataset *ds, pdt_error *err)
+{
+    ds->labels = alloc_zeroed(ds->n, sizeof *ds->labels);
+    if (!ds->labels) return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu labels)", ds->n);
+    ds->has_labels = true;
+    return PDT_OK;
+}
+
+pdt_status pdt_dataset_alloc_weights(pdt_dataset *ds, pdt_error *err)
+{
+    ds->weights = alloc_rationals(ds->n);
+    if (!ds->weights) return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu weights)", ds->n);
+    for (size_t i = 0; i < ds->n; i++) mpq_set_ui(ds->weights[i], 1, 1);
+    ds->has_weights = true;
+    return PDT_OK;
+}
+
+pdt_status pdt_dataset_set_name(pdt_dataset *ds, const char *name, pdt_error *err)
+{
+    char *copy = pdt_strndup(name, strlen(name));
+    if (!copy) return pdt_error_set(err, PDT_ENOMEM, "out of memory (a dataset name)");
+    free(ds->name);
+    ds->name = copy;
+    return PDT_OK;
+}
+
+pdt_status pdt_dataset_set_feature(pdt_dataset *ds, size_t j, const char *name, size_t len,
+                                   pdt_error *err)
+{
+    assert(j < ds->d);
+    char *copy = pdt_strndup(name, len);
+    if (!copy) return pdt_error_set(err, PDT_ENOMEM, "out of memory (a feature name)");
+    free(ds->features[j]);
+    ds->features[j] = copy;
+    return PDT_OK;
+}
+
+void pdt_dataset_free(pdt_dataset **pds)
+{
+    if (!pds || !*pds) return;
+    pdt_dataset *ds = *pds;
+    free(ds->name);
+    free_names(ds->features, ds->d);
+    free_names(ds->classes, ds->n_classes);
+    free(ds->labels);
+    free_rationals(ds->weights, ds->n);
+    free_rationals(ds->q, ds->n * ds->d);
+    free(ds->x);
+    free(ds->rank);
+    free(ds->n_distinct);
+    free(ds);
+    *pds = NULL;
+}
+
+const char *pdt_dataset_name(const pdt_dataset *ds) { return ds->name ? ds->name : ""; }
+size_t pdt_dataset_rows(const pdt_dataset *ds) { return ds->n; }
+size_t pdt_dataset_dims(const pdt_dataset *ds) { return ds->d; }
+bool pdt_dataset_has_labels(const pdt_dataset *ds) { return ds->has_labels; }
+bool pdt_dataset_has_weights(const pdt_dataset *ds) { return ds->has_weights; }
+size_t pdt_dataset_classes(const pdt_dataset *ds) { return ds->n_classes; }
+bool pdt_dataset_is_binary(const pdt_dataset *ds) { return ds->binary; }
+
+const char *pdt_dataset_class_name(const pdt_dataset *ds, size_t c)
+{
+    assert(c < ds->n_classes);
+    return ds->classes[c];
+}
+
+const char *pdt_dataset_feature_name(const pdt_dataset *ds, size_t j)
+{
+    assert(j < ds->d);
+    return ds->features[j];
+}
+
+size_t pdt_dataset_find_feature(const pdt_dataset *ds, const char *name)
+{
+    for (size_t j = 0; j < ds->d; j++)
+        if (ds->features[j] && strcmp(ds->features[j], name) == 0) return j;
+    return SIZE_MAX;
+}
+
+/* The class whose name is numerically equal to want, or SIZE_MAX. */
+static size_t find_class_number(const pdt_dataset *ds, mpq_srcptr want)
+{
+    size_t found = SIZE_MAX;
+    mpq_t have;
+    mpq_init(have);
+    for (size_t c = 0; c < ds->n_classes && found == SIZE_MAX; c++) {
+        const char *s = ds->classes[c];
+        if (pdt_parse_rational(have, s, strlen(s)) && mpq_equal(have, want)) found = c;
+    }
+    mpq_clear(have);
+    return found;
+}
+
+size_t pdt_dataset_find_class(const pdt_dataset *ds, const char *name)
+{
+    for (size_t c = 0; c < ds->n_classes; c++)
+        if (strcmp(ds->classes[c], name) == 0) return c;
+    size_t found = SIZE_MAX;
+    mpq_t want;
+    mpq_init(want);
+    if (pdt_parse_rational(want, name, strlen(name))) found = find_class_number(ds, want);
+    mpq_clear(want);
+    return found;
+}
+
+uint32_t pdt_dataset_label(const pdt_dataset *ds, size_t i)
+{
+    assert(i < ds->n);
+    return ds->labels ? ds->labels[i] : 0;
+}
+
+double pdt_dataset_value(const pdt_dataset *ds, size_t i, size_t j)
+{
+    assert(i < ds->n && j < ds->d);
+    return ds->x[i * ds->d + j];
+}
+
+void pdt_dataset_value_exact(mpq_ptr out, const pdt_dataset *ds, size_t i, size_t j)
+{
+    assert(i < ds->n && j < ds->d);
+    if (ds->q)
+        mpq_set(out, ds->q[i * ds->d + j]);
+    else
+        mpq_set_d(out, ds->x[i * ds->d + j]); /* an integer below 2^53: exact */
+}
+
+void pdt_dataset_weight_exact(mpq_ptr out, const pdt_dataset *ds, size_t i)
+{
+    assert(i < ds->n);
+    if (ds->weights)
+        mpq_set(out, ds->weights[i]);
+    else
+        mpq_set_ui(out, 1, 1);
+}
+
+uint32_t pdt_dataset_rank(const pdt_dataset *ds, size_t i, size_t j)
+{
+    assert(i < ds->n && j < ds->d);
+    return ds->rank[i * ds->d + j];
+}
+
+size_t pdt_dataset_distinct(const pdt_dataset *ds, size_t j)
+{
+    assert(j < ds->d);
+    return ds->n_distinct[j];
+}

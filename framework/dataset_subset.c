@@ -1,0 +1,68 @@
+/* A dataset made of some rows of another: same columns, same classes (so class
+ * indices agree between the two), ranks recomputed over the chosen rows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset_impl.h"
+
+static pdt_status copy_classes(pdt_dataset *sub, const pdt_dataset *ds, pdt_error *err)
+{
+    if (!ds->n_classes) return PDT_OK;
+    sub->classes = calloc(ds->n_classes, sizeof *sub->classes);
+    if (!sub->classes) return pdt_error_set(err, PDT_ENOMEM, "out of memory (class names)");
+    sub->n_classes = ds->n_classes;
+    for (size_t c = 0; c < ds->n_classes; c++) {
+        sub->classes[c] = pdt_strndup(ds->classes[c], strlen(ds->classes[c]));
+        if (!sub->classes[c]) return pdt_error_set(err, PDT_ENOMEM, "out of memory (class names)");
+    }
+    return PDT_OK;
+}
+
+static pdt_status copy_names(pdt_dataset *sub, const pdt_dataset *ds, pdt_error *err)
+{
+    pdt_status st = ds->name ? pdt_dataset_set_name(sub, ds->name, err) : PDT_OK;
+    for (size_t j = 0; j < ds->d && st == PDT_OK; j++)
+        if (ds->features[j])
+            st = pdt_dataset_set_feature(sub, j, ds->features[j], strlen(ds->features[j]), err);
+    return st == PDT_OK ? copy_classes(sub, ds, err) : st;
+}
+
+static void copy_row(pdt_dataset *sub, size_t to, const pdt_dataset *ds, size_t from)
+{
+    const size_t d = ds->d;
+    memcpy(sub->x + to * d, ds->x + from * d, d * sizeof *ds->x);
+    if (ds->q)
+        for (size_t j = 0; j < d; j++) mpq_set(sub->q[to * d + j], ds->q[from * d + j]);
+    if (ds->labels) sub->labels[to] = ds->labels[from];
+    if (ds->weights) mpq_set(sub->weights[to], ds->weights[from]);
+}
+
+static pdt_status fill_subset(pdt_dataset *sub, const pdt_dataset *ds, const uint32_t *rows,
+                              pdt_error *err)
+{
+    pdt_status st = copy_names(sub, ds, err);
+    if (st == PDT_OK && ds->has_labels) st = pdt_dataset_alloc_labels(sub, err);
+    if (st == PDT_OK && ds->has_weights) st = pdt_dataset_alloc_weights(sub, err);
+    if (st != PDT_OK) return st;
+    for (size_t k = 0; k < sub->n; k++) copy_row(sub, k, ds, rows[k]);
+    return pdt_dataset_finish(sub, err);
+}
+
+pdt_status pdt_dataset_subset(pdt_dataset **out, const pdt_dataset *ds, const uint32_t *rows,
+                              size_t n_rows, pdt_error *err)
+{
+    *out = NULL;
+    for (size_t k = 0; k < n_rows; k++)
+        if (rows[k] >= ds->n)
+            return pdt_error_set(err, PDT_EINVAL, "%s: subset row %lu is out of range (%zu rows)",
+                                 pdt_dataset_name(ds), (unsigned long)rows[k], ds->n);
+    pdt_dataset *sub = NULL;
+    pdt_status st = pdt_dataset_alloc(&sub, n_rows, ds->d, ds->q != NULL, err);
+    if (st == PDT_OK) st = fill_subset(sub, ds, rows, err);
+    if (st != PDT_OK) {
+        pdt_dataset_free(&sub);
+        return st;
+    }
+    *out = sub;
+    return PDT_OK;
+}
