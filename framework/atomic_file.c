@@ -26,7 +26,8 @@ static int create_tmp(char *buf, size_t size, const char *path)
     clock_gettime(CLOCK_REALTIME, &ts);
     for (int attempt = 0; attempt < 100; attempt++) {
         unsigned n = atomic_fetch_add(&tmp_counter, 1u);
-        snprintf(buf, size, "%s.tmp-%ld-%lx-%u", path, (long)getpid(), (unsigned long)ts.tv_nsec, n);
+        snprintf(buf, size, "%s.tmp-%ld-%lx-%u", path, (long)getpid(), (unsigned long)ts.tv_nsec,
+                 n);
         int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0 || errno != EEXIST) return fd;
     }

@@ -10,14 +10,21 @@
 static const char *pdt_json_type(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a real number";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
     }
     return "an unknown value";
 }
@@ -36,7 +43,8 @@ pdt_status pdt_json_error(pdt_json_reader *L, const char *fmt, ...)
 
 pdt_status pdt_json_prefix(pdt_json_reader *L)
 {
-    if (L->path.len && L->path.data) return pdt_error_prefix(L->err, "%s: %s: ", L->file, L->path.data);
+    if (L->path.len && L->path.data)
+        return pdt_error_prefix(L->err, "%s: %s: ", L->file, L->path.data);
     return pdt_error_prefix(L->err, "%s: ", L->file);
 }
 
@@ -67,7 +75,8 @@ pdt_status pdt_json_expect(pdt_json_reader *L, const json_t *v, json_type type, 
     return ok ? PDT_OK : pdt_json_error(L, "expected %s, found %s", what, pdt_json_type(v));
 }
 
-pdt_status pdt_json_get(pdt_json_reader *L, const json_t **out, const json_t *obj, const char *key, bool required)
+pdt_status pdt_json_get(pdt_json_reader *L, const json_t **out, const json_t *obj, const char *key,
+                        bool required)
 {
     *out = json_object_get(obj, key);
     if (!*out && required) return pdt_json_error(L, "missing key \"%s\"", key);
@@ -76,17 +85,20 @@ pdt_status pdt_json_get(pdt_json_reader *L, const json_t **out, const json_t *ob
 
 pdt_status pdt_json_uint_value(pdt_json_reader *L, uint64_t *out, const json_t *v, uint64_t max)
 {
-    if (!json_is_integer(v)) return pdt_json_error(L, "expected a non-negative integer, found %s", pdt_json_type(v));
+    if (!json_is_integer(v))
+        return pdt_json_error(L, "expected a non-negative integer, found %s", pdt_json_type(v));
     json_int_t x = json_integer_value(v);
-    if (x < 0) return pdt_json_error(L, "expected a non-negative integer, found %lld", (long long)x);
+    if (x < 0)
+        return pdt_json_error(L, "expected a non-negative integer, found %lld", (long long)x);
     if ((uint64_t)x > max)
-        return pdt_json_error(L, "%lld is too large (at most %llu)", (long long)x, (unsigned long long)max);
+        return pdt_json_error(L, "%lld is too large (at most %llu)", (long long)x,
+                              (unsigned long long)max);
     *out = (uint64_t)x;
     return PDT_OK;
 }
 
-pdt_status pdt_json_uint(pdt_json_reader *L, uint64_t *out, const json_t *obj, const char *key, uint64_t max,
-                   bool required)
+pdt_status pdt_json_uint(pdt_json_reader *L, uint64_t *out, const json_t *obj, const char *key,
+                         uint64_t max, bool required)
 {
     const json_t *v;
     pdt_status st = pdt_json_get(L, &v, obj, key, required);
@@ -98,7 +110,8 @@ pdt_status pdt_json_uint(pdt_json_reader *L, uint64_t *out, const json_t *obj, c
 }
 
 /* A copy of obj[key]; absent optional keys leave *out alone. */
-pdt_status pdt_json_string(pdt_json_reader *L, char **out, const json_t *obj, const char *key, bool required)
+pdt_status pdt_json_string(pdt_json_reader *L, char **out, const json_t *obj, const char *key,
+                           bool required)
 {
     const json_t *v;
     pdt_status st = pdt_json_get(L, &v, obj, key, required);
@@ -114,7 +127,8 @@ pdt_status pdt_json_string(pdt_json_reader *L, char **out, const json_t *obj, co
     return PDT_OK;
 }
 
-pdt_status pdt_json_bool(pdt_json_reader *L, bool *out, const json_t *obj, const char *key, bool required)
+pdt_status pdt_json_bool(pdt_json_reader *L, bool *out, const json_t *obj, const char *key,
+                         bool required)
 {
     const json_t *v;
     pdt_status st = pdt_json_get(L, &v, obj, key, required);
@@ -136,8 +150,9 @@ pdt_status pdt_json_rational_value(pdt_json_reader *L, mpq_ptr out, const json_t
         return PDT_OK;
     }
     if (!json_is_string(v))
-        return pdt_json_error(L, "expected an exact rational (a string such as \"-3/2\" or an integer), found %s",
-                        pdt_json_type(v));
+        return pdt_json_error(
+            L, "expected an exact rational (a string such as \"-3/2\" or an integer), found %s",
+            pdt_json_type(v));
     const char *s = json_string_value(v);
     if (!pdt_parse_rational(out, s, json_string_length(v)) || mpz_sgn(mpq_denref(out)) == 0)
         return pdt_json_error(L, "not an exact rational: \"%.100s\"", s);

@@ -114,15 +114,17 @@ static pdt_status check_node(const pdt_model *m, size_t i, pdt_error *err)
 {
     const pdt_tree_node *n = &m->nodes[i];
     if (n->label >= m->n_classes)
-        return pdt_error_set(err, PDT_EINTERNAL, "model node %zu: label %u out of range (%zu classes)",
-                             i, n->label, m->n_classes);
+        return pdt_error_set(err, PDT_EINTERNAL,
+                             "model node %zu: label %u out of range (%zu classes)", i, n->label,
+                             m->n_classes);
     if (n->left < 0 && n->right < 0 && n->rule < 0) return PDT_OK;
     if (n->left <= (int64_t)i || n->right <= (int64_t)i || (size_t)n->left >= m->n_nodes ||
         (size_t)n->right >= m->n_nodes || n->left == n->right)
         return pdt_error_set(err, PDT_EINTERNAL, "model node %zu: bad children %d and %d", i,
                              (int)n->left, (int)n->right);
     if (n->rule < 0 || (size_t)n->rule >= m->n_rules || !m->rules[n->rule].cls)
-        return pdt_error_set(err, PDT_EINTERNAL, "model node %zu: bad rule index %d", i, (int)n->rule);
+        return pdt_error_set(err, PDT_EINTERNAL, "model node %zu: bad rule index %d", i,
+                             (int)n->rule);
     return PDT_OK;
 }
 
@@ -160,7 +162,8 @@ pdt_status pdt_model_rule_text(pdt_buf *out, const pdt_model *m, size_t r, pdt_e
     if (!rule->cls->describe) {
         generic_rule_text(out, rule);
     } else {
-        pdt_status st = rule->cls->describe(out, rule, (const char *const *)m->features, m->dims, err);
+        pdt_status st =
+            rule->cls->describe(out, rule, (const char *const *)m->features, m->dims, err);
         if (st != PDT_OK)
             return pdt_error_prefix(err, "rule family %s: describe: ", rule->cls->name);
     }
@@ -190,7 +193,8 @@ static pdt_status walk(uint32_t *label, const pdt_model *m, mpq_srcptr x, pdt_er
         const pdt_rule *rule = &m->rules[n->rule];
         bool left = false;
         pdt_status st = rule->cls->classify(&left, rule, x, m->dims, err);
-        if (st != PDT_OK) return pdt_error_prefix(err, "rule family %s: classify: ", rule->cls->name);
+        if (st != PDT_OK)
+            return pdt_error_prefix(err, "rule family %s: classify: ", rule->cls->name);
         n = &m->nodes[left ? n->left : n->right];
     }
     *label = n->label;
@@ -204,7 +208,8 @@ static pdt_status predict_rows(uint32_t *classes, const pdt_model *m, const pdt_
     for (size_t i = 0; i < rows; i++) {
         for (size_t j = 0; j < m->dims; j++) pdt_dataset_value_exact(x[j], ds, i, col[j]);
         pdt_status st = walk(&classes[i], m, (mpq_srcptr)x, err);
-        if (st != PDT_OK) return pdt_error_prefix(err, "%s: row %zu: ", pdt_dataset_name(ds), i + 1);
+        if (st != PDT_OK)
+            return pdt_error_prefix(err, "%s: row %zu: ", pdt_dataset_name(ds), i + 1);
     }
     return PDT_OK;
 }

@@ -17,8 +17,10 @@ static json_t *js_fail(jsave *s, pdt_status st, const char *what)
 {
     if (s->st == PDT_OK) {
         s->st = st;
-        if (st == PDT_ENOMEM) pdt_error_set(s->err, st, "out of memory building the JSON document");
-        else pdt_error_set(s->err, st, "cannot save the model: %s", what);
+        if (st == PDT_ENOMEM)
+            pdt_error_set(s->err, st, "out of memory building the JSON document");
+        else
+            pdt_error_set(s->err, st, "cannot save the model: %s", what);
     }
     return NULL;
 }
@@ -71,8 +73,10 @@ static json_t *js_mpq(jsave *s, mpq_srcptr q, bool decimal)
 {
     pdt_buf b;
     pdt_buf_init(&b);
-    if (decimal) pdt_buf_mpq_decimal(&b, q);
-    else pdt_buf_mpq(&b, q);
+    if (decimal)
+        pdt_buf_mpq_decimal(&b, q);
+    else
+        pdt_buf_mpq(&b, q);
     json_t *v = b.failed ? NULL : json_string(b.data);
     pdt_buf_clear(&b);
     return v ? v : js_fail(s, PDT_ENOMEM, "");
@@ -99,7 +103,8 @@ static json_t *js_rule(jsave *s, size_t r)
     if (st != PDT_OK && s->st == PDT_OK) s->st = st;
     if (st == PDT_OK) js_put(s, o, "text", js_str(s, text.data ? text.data : "", "a rule's text"));
     pdt_buf_clear(&text);
-    for (size_t k = 0; k < rule->n_ints; k++) js_append(s, ints, json_integer((json_int_t)rule->ints[k]));
+    for (size_t k = 0; k < rule->n_ints; k++)
+        js_append(s, ints, json_integer((json_int_t)rule->ints[k]));
     for (size_t k = 0; k < rule->n_rats; k++) js_append(s, rats, js_mpq(s, rule->rats[k], false));
     js_put(s, o, "ints", ints);
     js_put(s, o, "rationals", rats);
@@ -213,7 +218,8 @@ pdt_status pdt_model_save_json(const pdt_model *model, const char *path, pdt_err
     pdt_atomic_file af;
     st = pdt_atomic_file_open(&af, path, err);
     if (st == PDT_OK) {
-        if (json_dumpf(doc, af.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 || fputc('\n', af.f) == EOF) {
+        if (json_dumpf(doc, af.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
+            fputc('\n', af.f) == EOF) {
             pdt_atomic_file_abort(&af);
             st = pdt_error_set(err, PDT_EIO, "cannot write %s", path);
         } else {

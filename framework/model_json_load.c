@@ -24,7 +24,8 @@ static pdt_status check_unique(mload *L, char **names, size_t n)
     qsort(sorted, n, sizeof *sorted, cmp_names);
     pdt_status st = PDT_OK;
     for (size_t k = 1; k < n && st == PDT_OK; k++)
-        if (strcmp(sorted[k - 1], sorted[k]) == 0) st = pdt_json_error(&L->j, "duplicate name \"%.200s\"", sorted[k]);
+        if (strcmp(sorted[k - 1], sorted[k]) == 0)
+            st = pdt_json_error(&L->j, "duplicate name \"%.200s\"", sorted[k]);
     free(sorted);
     return st;
 }
@@ -68,8 +69,8 @@ static pdt_status read_data(mload *L, const json_t *doc)
     TRY(read_names(L, &m->classes, &m->n_classes, data, "classes"));
     if (m->n_classes == 0 || m->n_classes > UINT32_MAX) {
         size_t mk = pdt_json_push(&L->j, "classes");
-        pdt_status st = pdt_json_error(&L->j, "expected between 1 and %u classes, found %zu", UINT32_MAX,
-                                 m->n_classes);
+        pdt_status st = pdt_json_error(&L->j, "expected between 1 and %u classes, found %zu",
+                                       UINT32_MAX, m->n_classes);
         pdt_json_pop(&L->j, mk);
         return st;
     }
@@ -125,7 +126,7 @@ static pdt_status read_counts(mload *L, int32_t i, const json_t *obj)
     TRY(pdt_json_expect(&L->j, arr, JSON_ARRAY, "an array of counts"));
     if (json_array_size(arr) != n_classes)
         return pdt_json_error(&L->j, "expected %zu counts (one per class), found %zu", n_classes,
-                        json_array_size(arr));
+                              json_array_size(arr));
     for (size_t c = 0; c < n_classes; c++) {
         size_t mk = pdt_json_push_index(&L->j, c);
         TRY(pdt_json_uint_value(&L->j, &counts[c], json_array_get(arr, c), UINT64_MAX - sum));
@@ -133,8 +134,8 @@ static pdt_status read_counts(mload *L, int32_t i, const json_t *obj)
         sum += counts[c];
     }
     if (sum != L->m->nodes[i].n_items)
-        return pdt_json_error(&L->j, "the counts sum to %llu, but items is %llu", (unsigned long long)sum,
-                        (unsigned long long)L->m->nodes[i].n_items);
+        return pdt_json_error(&L->j, "the counts sum to %llu, but items is %llu",
+                              (unsigned long long)sum, (unsigned long long)L->m->nodes[i].n_items);
     pdt_json_pop(&L->j, mark);
     return PDT_OK;
 }
@@ -157,17 +158,18 @@ static pdt_status check_sums(mload *L, int32_t i)
     const pdt_model *m = L->m;
     const pdt_tree_node *n = &m->nodes[i], *l = &m->nodes[n->left], *r = &m->nodes[n->right];
     if (l->n_items > n->n_items || n->n_items - l->n_items != r->n_items)
-        return pdt_json_error(&L->j, "items %llu is not the sum of the children's items (%llu + %llu)",
-                        (unsigned long long)n->n_items, (unsigned long long)l->n_items,
-                        (unsigned long long)r->n_items);
+        return pdt_json_error(&L->j,
+                              "items %llu is not the sum of the children's items (%llu + %llu)",
+                              (unsigned long long)n->n_items, (unsigned long long)l->n_items,
+                              (unsigned long long)r->n_items);
     size_t C = m->n_classes;
     const uint64_t *cn = &m->counts[(size_t)i * C], *cl = &m->counts[(size_t)n->left * C],
                    *cr = &m->counts[(size_t)n->right * C];
     for (size_t c = 0; c < C; c++)
         if (cl[c] > cn[c] || cn[c] - cl[c] != cr[c])
-            return pdt_json_error(&L->j, "counts[%zu] = %llu is not the sum of the children's (%llu + %llu)", c,
-                            (unsigned long long)cn[c], (unsigned long long)cl[c],
-                            (unsigned long long)cr[c]);
+            return pdt_json_error(
+                &L->j, "counts[%zu] = %llu is not the sum of the children's (%llu + %llu)", c,
+                (unsigned long long)cn[c], (unsigned long long)cl[c], (unsigned long long)cr[c]);
     return PDT_OK;
 }
 
@@ -247,7 +249,8 @@ static pdt_status read_constraints(mload *L, const json_t *doc)
     TRY(pdt_json_uint(&L->j, &min_leaf, c, "min_leaf", UINT32_MAX, false));
     m->min_leaf = (uint32_t)min_leaf;
     w = json_object_get(c, "class_weights");
-    if (w && !json_is_null(w)) TRY(pdt_json_string(&L->j, &m->class_weights, c, "class_weights", true));
+    if (w && !json_is_null(w))
+        TRY(pdt_json_string(&L->j, &m->class_weights, c, "class_weights", true));
     pdt_json_pop(&L->j, mark);
     return PDT_OK;
 }
@@ -259,7 +262,8 @@ static pdt_status read_seconds(mload *L, double *out, const json_t *obj)
     size_t mark = pdt_json_push(&L->j, "seconds");
     if (!json_is_number(v)) return pdt_json_error(&L->j, "expected a number of seconds");
     double s = json_number_value(v);
-    if (!isfinite(s) || s < 0) return pdt_json_error(&L->j, "expected a non-negative number of seconds");
+    if (!isfinite(s) || s < 0)
+        return pdt_json_error(&L->j, "expected a non-negative number of seconds");
     *out = s;
     pdt_json_pop(&L->j, mark);
     return PDT_OK;
@@ -291,15 +295,17 @@ static pdt_status read_header(mload *L, const json_t *doc)
     bool ok = st == PDT_OK && strcmp(format, "pdt-result") == 0;
     free(format);
     if (st != PDT_OK) return st;
-    if (!ok) return pdt_json_error(&L->j, "format: expected \"pdt-result\"; is this a pdt result file?");
+    if (!ok)
+        return pdt_json_error(&L->j, "format: expected \"pdt-result\"; is this a pdt result file?");
     TRY(pdt_json_uint(&L->j, &version, doc, "version", UINT64_MAX, true));
     if (version != 1)
         return pdt_json_error(&L->j, "version: unsupported version %llu (this pdt reads version 1)",
-                        (unsigned long long)version);
+                              (unsigned long long)version);
     TRY(pdt_json_string(&L->j, &L->m->problem, doc, "problem", true));
     if (strcmp(L->m->problem, "classification") != 0)
-        return pdt_json_error(&L->j, "problem: unsupported problem \"%.200s\" (expected \"classification\")",
-                        L->m->problem);
+        return pdt_json_error(
+            &L->j, "problem: unsupported problem \"%.200s\" (expected \"classification\")",
+            L->m->problem);
     TRY(pdt_json_string(&L->j, &L->m->families, doc, "rules", true));
     char *pdt = NULL;
     st = pdt_json_string(&L->j, &pdt, doc, "pdt", false);
@@ -327,22 +333,26 @@ static pdt_status check_summary(mload *L, const json_t *doc)
     TRY(pdt_json_uint(&L->j, &wrong, doc, "misclassifications", UINT64_MAX, true));
     pdt_model_measure(m);
     if (size != m->size)
-        return pdt_json_error(&L->j, "size: %llu, but the tree has %u branch nodes", (unsigned long long)size, m->size);
+        return pdt_json_error(&L->j, "size: %llu, but the tree has %u branch nodes",
+                              (unsigned long long)size, m->size);
     if (depth != m->depth)
-        return pdt_json_error(&L->j, "depth: %llu, but the tree has depth %u", (unsigned long long)depth, m->depth);
+        return pdt_json_error(&L->j, "depth: %llu, but the tree has depth %u",
+                              (unsigned long long)depth, m->depth);
     m->misclassifications = count_errors(m);
     if (wrong != m->misclassifications)
-        return pdt_json_error(&L->j, "misclassifications: %llu, but the leaves misclassify %llu items",
-                        (unsigned long long)wrong, (unsigned long long)m->misclassifications);
+        return pdt_json_error(&L->j,
+                              "misclassifications: %llu, but the leaves misclassify %llu items",
+                              (unsigned long long)wrong, (unsigned long long)m->misclassifications);
     if (m->nodes[0].n_items != m->n_train)
         return pdt_json_error(&L->j, "tree.items: %llu, but data.rows is %zu",
-                        (unsigned long long)m->nodes[0].n_items, m->n_train);
+                              (unsigned long long)m->nodes[0].n_items, m->n_train);
     return pdt_model_check(m, L->j.err) == PDT_OK ? PDT_OK : pdt_json_prefix(&L->j);
 }
 
 static pdt_status read_document(mload *L, const json_t *doc)
 {
-    if (!json_is_object(doc)) return pdt_json_error(&L->j, "expected a JSON object at the top level");
+    if (!json_is_object(doc))
+        return pdt_json_error(&L->j, "expected a JSON object at the top level");
     TRY(read_header(L, doc));
     TRY(read_data(L, doc));
     TRY(read_constraints(L, doc));
@@ -368,7 +378,8 @@ static json_t *parse_file(const char *path, pdt_error *err)
     fclose(f);
     if (doc) return doc;
     if (je.line > 0)
-        pdt_error_set(err, PDT_EINVAL, "%s:%d:%d: %s", path, je.line, je.column > 0 ? je.column : 1, je.text);
+        pdt_error_set(err, PDT_EINVAL, "%s:%d:%d: %s", path, je.line, je.column > 0 ? je.column : 1,
+                      je.text);
     else
         pdt_error_set(err, PDT_EINVAL, "%s: %s", path, je.text);
     return NULL;

@@ -7,21 +7,20 @@
 #include "model_impl.h"
 
 /* Returns the status of x when it is not PDT_OK. */
-#define TRY(x)                                 \
-    do {                                       \
-        pdt_status try_st_ = (x);              \
-        if (try_st_ != PDT_OK) return try_st_; \
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        pdt_status try_st_ = (x);                                                                  \
+        if (try_st_ != PDT_OK) return try_st_;                                                     \
     } while (0)
 
 typedef struct mload {
     pdt_json_reader j;
     pdt_model *m;
     size_t cap_nodes, cap_rules;
-    char **keys;      /* canonical text of each rule, for sharing equal rules */
-    int32_t *slots;   /* open-addressing table of rule indices, -1 = empty */
-    size_t n_slots;   /* a power of two, at least twice n_rules */
+    char **keys;    /* canonical text of each rule, for sharing equal rules */
+    int32_t *slots; /* open-addressing table of rule indices, -1 = empty */
+    size_t n_slots; /* a power of two, at least twice n_rules */
 } mload;
-
 
 /* Out of memory, naming the file. */
 pdt_status pdt_model_json_nomem(mload *L);

@@ -90,7 +90,8 @@ static pdt_status intern_rule(mload *L, int32_t *index, pdt_rule *rule)
 }
 
 /* Optional array member; its length, after checking it is an array. */
-static pdt_status rule_array(mload *L, const json_t **arr, size_t *n, const json_t *obj, const char *key)
+static pdt_status rule_array(mload *L, const json_t **arr, size_t *n, const json_t *obj,
+                             const char *key)
 {
     *n = 0;
     TRY(pdt_json_get(&L->j, arr, obj, key, false));
@@ -130,8 +131,10 @@ static pdt_status rule_family(mload *L, const pdt_rule_class **cls, const json_t
     *cls = pdt_rule_class_find(family);
     size_t mark = pdt_json_push(&L->j, "family");
     pdt_status st = PDT_OK;
-    if (!*cls) st = pdt_json_error(&L->j, "unknown rule family \"%.200s\"", family);
-    else if (!(*cls)->classify) st = pdt_json_error(&L->j, "rule family \"%s\" cannot classify points", family);
+    if (!*cls)
+        st = pdt_json_error(&L->j, "unknown rule family \"%.200s\"", family);
+    else if (!(*cls)->classify)
+        st = pdt_json_error(&L->j, "rule family \"%s\" cannot classify points", family);
     pdt_json_pop(&L->j, mark);
     free(family);
     return st;
@@ -153,7 +156,8 @@ pdt_status pdt_model_json_rule(mload *L, int32_t *index, const json_t *obj)
         pdt_json_pop(&L->j, mark);
     }
     pdt_rule rule;
-    if (pdt_rule_init(&rule, cls, n_ints, n_rats, L->j.err) != PDT_OK) return pdt_json_prefix(&L->j);
+    if (pdt_rule_init(&rule, cls, n_ints, n_rats, L->j.err) != PDT_OK)
+        return pdt_json_prefix(&L->j);
     pdt_status st = fill_rule(L, &rule, ints, rats);
     if (st == PDT_OK && cls->validate && cls->validate(&rule, L->m->dims, L->j.err) != PDT_OK) {
         st = L->j.err->status != PDT_OK ? L->j.err->status : PDT_EINVAL;

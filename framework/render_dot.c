@@ -24,8 +24,9 @@ const char *__lsan_default_suppressions(void)
 #endif
 
 /* ColorBrewer Set3: light enough for black text. */
-static const char *const palette[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462",
-                                      "#b3de69", "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"};
+static const char *const palette[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072",
+                                      "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+                                      "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"};
 #define PALETTE_SIZE (sizeof palette / sizeof palette[0])
 
 /* Messages Graphviz reports through agerr, kept for our error text. */
@@ -42,8 +43,10 @@ static int gv_capture(char *msg)
 static void label_text(pdt_buf *b, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '\\') pdt_buf_puts(b, "\\\\");
-        else pdt_buf_printf(b, "%c", *s);
+        if (*s == '\\')
+            pdt_buf_puts(b, "\\\\");
+        else
+            pdt_buf_printf(b, "%c", *s);
     }
 }
 
@@ -57,8 +60,9 @@ static bool declare_attributes(gv_syms *sy, Agraph_t *g, const char *title)
     sy->style = agattr(g, AGNODE, "style", "rounded");
     sy->fill = agattr(g, AGNODE, "fillcolor", "white");
     sy->edge_label = agattr(g, AGEDGE, "label", "");
-    return sy->label && sy->style && sy->fill && sy->edge_label && agattr(g, AGNODE, "shape", "box") &&
-           agattr(g, AGNODE, "fontname", "Helvetica") && agattr(g, AGEDGE, "fontname", "Helvetica") &&
+    return sy->label && sy->style && sy->fill && sy->edge_label &&
+           agattr(g, AGNODE, "shape", "box") && agattr(g, AGNODE, "fontname", "Helvetica") &&
+           agattr(g, AGEDGE, "fontname", "Helvetica") &&
            agattr(g, AGRAPH, "fontname", "Helvetica") && agattr(g, AGRAPH, "labelloc", "t") &&
            agattr(g, AGRAPH, "label", (char *)title);
 }
@@ -79,12 +83,13 @@ static pdt_status node_label(pdt_buf *b, const pdt_model *m, size_t i, pdt_error
     label_text(b, m->classes[n->label]);
     pdt_buf_printf(b, "\\n%llu items: ", (unsigned long long)n->n_items);
     for (size_t c = 0; c < m->n_classes; c++)
-        pdt_buf_printf(b, "%s%llu", c ? "/" : "", (unsigned long long)m->counts[i * m->n_classes + c]);
+        pdt_buf_printf(b, "%s%llu", c ? "/" : "",
+                       (unsigned long long)m->counts[i * m->n_classes + c]);
     return PDT_OK;
 }
 
-static pdt_status add_node(Agnode_t **out, Agraph_t *g, const gv_syms *sy, const pdt_model *m, size_t i,
-                           pdt_error *err)
+static pdt_status add_node(Agnode_t **out, Agraph_t *g, const gv_syms *sy, const pdt_model *m,
+                           size_t i, pdt_error *err)
 {
     char name[32];
     snprintf(name, sizeof name, "n%zu", i);
@@ -114,7 +119,8 @@ static pdt_status add_edges(Agraph_t *g, const gv_syms *sy, const pdt_model *m, 
         if (n->left < 0) continue;
         Agedge_t *yes = agedge(g, v[i], v[n->left], NULL, 1);
         Agedge_t *no = agedge(g, v[i], v[n->right], NULL, 1);
-        if (!yes || !no || agxset(yes, sy->edge_label, "yes") != 0 || agxset(no, sy->edge_label, "no") != 0)
+        if (!yes || !no || agxset(yes, sy->edge_label, "yes") != 0 ||
+            agxset(no, sy->edge_label, "no") != 0)
             return pdt_error_set(err, PDT_ENOMEM, "graphviz: cannot add the edges of node %zu", i);
     }
     return PDT_OK;
@@ -125,8 +131,8 @@ static void title_text(char *title, size_t size, const pdt_model *m)
     pdt_buf obj;
     pdt_buf_init(&obj);
     pdt_buf_mpq_decimal(&obj, m->objective);
-    snprintf(title, size, "objective %.200s, size %u, depth %u%s", obj.data ? obj.data : "?", m->size,
-             m->depth, m->optimal ? ", optimal" : "");
+    snprintf(title, size, "objective %.200s, size %u, depth %u%s", obj.data ? obj.data : "?",
+             m->size, m->depth, m->optimal ? ", optimal" : "");
     pdt_buf_clear(&obj);
 }
 
@@ -188,8 +194,8 @@ static pdt_status render_failure(GVC_t *gvc, const char *path, const char *forma
         st = pdt_error_set(err, PDT_EIO, "cannot render %s as %s: %s", path, format,
                            gv_messages[0] ? gv_messages : "graphviz failed");
     else
-        st = pdt_error_set(err, PDT_EINVAL, "unknown output format \"%.100s\" (supported: %s)", format,
-                           names.data ? names.data : "dot");
+        st = pdt_error_set(err, PDT_EINVAL, "unknown output format \"%.100s\" (supported: %s)",
+                           format, names.data ? names.data : "dot");
     pdt_buf_clear(&names);
     return st;
 }
@@ -222,18 +228,22 @@ static pdt_status render_gvc(Agraph_t *g, const char *path, const char *format, 
         if (gvLayout(gvc, g, "dot") != 0) {
             st = pdt_error_set(err, PDT_EPLUGIN, "graphviz: dot layout failed: %s", gv_messages);
         } else {
-            if (gvRenderFilename(gvc, g, format, af.tmp_path) != 0) st = render_failure(gvc, path, format, err);
+            if (gvRenderFilename(gvc, g, format, af.tmp_path) != 0)
+                st = render_failure(gvc, path, format, err);
             else if (file_size(af.tmp_path) <= 0)
                 st = pdt_error_set(err, PDT_EIO, "cannot render %s: graphviz wrote nothing", path);
             gvFreeLayout(gvc, g);
         }
-        if (st == PDT_OK) st = pdt_atomic_file_commit(&af, err);
-        else pdt_atomic_file_abort(&af);
+        if (st == PDT_OK)
+            st = pdt_atomic_file_commit(&af, err);
+        else
+            pdt_atomic_file_abort(&af);
     }
     return st;
 }
 
-pdt_status pdt_model_render(const pdt_model *model, const char *path, const char *format, pdt_error *err)
+pdt_status pdt_model_render(const pdt_model *model, const char *path, const char *format,
+                            pdt_error *err)
 {
     if (!format || !format[0])
         return pdt_error_set(err, PDT_EINVAL, "no output format given (try dot, svg or png)");
@@ -244,8 +254,10 @@ pdt_status pdt_model_render(const pdt_model *model, const char *path, const char
     Agraph_t *g = NULL;
     st = build_graph(&g, model, err);
     if (st == PDT_OK) {
-        if (strcmp(format, "dot") == 0) st = write_dot(g, path, err);
-        else st = render_gvc(g, path, format, err);
+        if (strcmp(format, "dot") == 0)
+            st = write_dot(g, path, err);
+        else
+            st = render_gvc(g, path, format, err);
         agclose(g);
     }
     agseterrf(old);

@@ -8,7 +8,7 @@
 
 /* Just above 4/5 and 1/3: the nearest doubles cannot tell them apart. */
 #define TINY "/1000000000000000000000000000000"
-#define ABOVE_4_5 "800000000000000000000000000001" TINY      /* 4/5 + 1e-30 */
+#define ABOVE_4_5 "800000000000000000000000000001" TINY /* 4/5 + 1e-30 */
 #define ABOVE_1_3 "1000000000000000000000000000001/3000000000000000000000000000000"
 
 static void predict_ok(uint32_t *got, const pdt_model *m, const pdt_dataset *ds)
@@ -23,12 +23,18 @@ static void test_model_predict_exact_boundaries(void **state)
     (void)state;
     static const char *const features[] = {"sepal", "petal_width"};
     static const char *const cells[] = {
-        "0", "4/5",          /* exactly on the root threshold: left, setosa */
-        "0", ABOVE_4_5,      /* just right of it; sepal 0 <= 1/3: versicolor */
-        "1/3", "1",          /* exactly on 1/3: versicolor */
-        ABOVE_1_3, "1",      /* just above 1/3: virginica */
-        "-7/2", "-100",      /* setosa */
-        "333333333333333333/1000000000000000000", "2", /* 0.333... < 1/3: versicolor */
+        "0",
+        "4/5", /* exactly on the root threshold: left, setosa */
+        "0",
+        ABOVE_4_5, /* just right of it; sepal 0 <= 1/3: versicolor */
+        "1/3",
+        "1", /* exactly on 1/3: versicolor */
+        ABOVE_1_3,
+        "1", /* just above 1/3: virginica */
+        "-7/2",
+        "-100", /* setosa */
+        "333333333333333333/1000000000000000000",
+        "2", /* 0.333... < 1/3: versicolor */
     };
     static const uint32_t want[] = {0, 1, 1, 2, 0, 1};
     pdt_model *m = mf_model(&mf_threshold_class);
@@ -46,9 +52,9 @@ static void test_model_predict_maps_features_by_name(void **state)
     (void)state;
     static const char *const features[] = {"extra", "petal_width", "sepal"};
     static const char *const cells[] = {
-        "0", "1", "0",     /* petal 1 > 4/5, sepal 0: versicolor */
-        "9", "1", "1",     /* sepal 1 > 1/3: virginica */
-        "9", "0", "5",     /* petal 0: setosa */
+        "0", "1", "0", /* petal 1 > 4/5, sepal 0: versicolor */
+        "9", "1", "1", /* sepal 1 > 1/3: virginica */
+        "9", "0", "5", /* petal 0: setosa */
     };
     static const uint32_t want[] = {1, 2, 0};
     pdt_model *m = mf_model(&mf_threshold_class);
@@ -209,8 +215,10 @@ static void test_model_text_output(void **state)
     pdt_model *m = mf_model(&mf_threshold_class);
     char *text = text_of(m);
     assert_non_null(strstr(text, "objective 6, size 2, depth 2, optimal\n"));
-    assert_non_null(strstr(text, "\nif petal_width ≤ 0.8:\n    → setosa  (50 items: 50/0/0)\nelse:\n"));
-    assert_non_null(strstr(text, "\n    if sepal ≤ 1/3:\n        → versicolor  (54 items: 0/49/5)\n"));
+    assert_non_null(
+        strstr(text, "\nif petal_width ≤ 0.8:\n    → setosa  (50 items: 50/0/0)\nelse:\n"));
+    assert_non_null(
+        strstr(text, "\n    if sepal ≤ 1/3:\n        → versicolor  (54 items: 0/49/5)\n"));
     assert_non_null(strstr(text, "\n    else:\n        → virginica  (46 items: 0/1/45)\n"));
     free(text);
     m->optimal = false;

@@ -52,8 +52,8 @@ static void load_fails(const char *path, pdt_status want, const char *substring)
     pdt_status st = pdt_model_load_json(&m, path, &err);
     assert_null(m);
     if (st != want || !strstr(err.message, substring))
-        fail_msg("load %s: status %d, message \"%s\"; wanted %d and \"%s\"", path, (int)st, err.message,
-                 (int)want, substring);
+        fail_msg("load %s: status %d, message \"%s\"; wanted %d and \"%s\"", path, (int)st,
+                 err.message, (int)want, substring);
 }
 
 static void assert_rules_equal(const pdt_rule *a, const pdt_rule *b)
@@ -94,7 +94,8 @@ static void assert_models_equal(const pdt_model *a, const pdt_model *b)
     assert_int_equal(a->max_size, b->max_size);
     assert_int_equal(a->max_depth, b->max_depth);
     assert_int_equal(a->min_leaf, b->min_leaf);
-    if (a->class_weights || b->class_weights) assert_string_equal(a->class_weights, b->class_weights);
+    if (a->class_weights || b->class_weights)
+        assert_string_equal(a->class_weights, b->class_weights);
     assert_true(a->seconds == b->seconds);
     assert_int_equal(a->stats.nodes, b->stats.nodes);
     assert_int_equal(a->stats.candidates, b->stats.candidates);
@@ -109,8 +110,9 @@ static void test_model_json_roundtrip_identical(void **state)
 {
     (void)state;
     static const char *const features[] = {"petal_width", "sepal"};
-    static const char *const cells[] = {"4/5", "0", "4000000000000000000001/5000000000000000000000", "1/3",
-                                        "1", "1000000000000000000001/3000000000000000000000", "0", "9"};
+    static const char *const cells[] = {"4/5", "0", "4000000000000000000001/5000000000000000000000",
+                                        "1/3", "1", "1000000000000000000001/3000000000000000000000",
+                                        "0",   "9"};
     pdt_model *m = mf_model(axis());
     m->class_weights = strdup("setosa=2,virginica=1/2");
     char *path = save_ok(m, "roundtrip.json");
@@ -276,7 +278,8 @@ static void jput(json_t *doc, const char *path, json_t *value)
     json_t *at = doc;
     char *key = strtok(buf, ".");
     for (char *next = strtok(NULL, "."); next; key = next, next = strtok(NULL, "."))
-        at = json_is_array(at) ? json_array_get(at, strtoul(key, NULL, 10)) : json_object_get(at, key);
+        at = json_is_array(at) ? json_array_get(at, strtoul(key, NULL, 10))
+                               : json_object_get(at, key);
     assert_non_null(at);
     if (json_is_array(at)) {
         assert_int_equal(json_array_set_new(at, strtoul(key, NULL, 10), value), 0);
@@ -352,9 +355,11 @@ static void test_model_json_rejects_truncated(void **state)
 static void test_model_json_rejects_wrong_types(void **state)
 {
     (void)state;
-    mutation_fails("size", json_string("2"), "size: expected a non-negative integer, found a string");
+    mutation_fails("size", json_string("2"),
+                   "size: expected a non-negative integer, found a string");
     mutation_fails("optimal", json_integer(1), "optimal: expected a boolean, found an integer");
-    mutation_fails("data.features", json_string("a,b"), "data.features: expected an array of strings");
+    mutation_fails("data.features", json_string("a,b"),
+                   "data.features: expected an array of strings");
     mutation_fails("data.classes.1", json_integer(1), "data.classes[1]: expected a string");
     mutation_fails("tree.right", json_array(), "tree.right: expected an object");
     mutation_fails("objective", json_real(6.0), "objective: expected an exact rational");
@@ -372,9 +377,12 @@ static void test_model_json_rejects_counts_mismatch(void **state)
 {
     (void)state;
     json_t *two = json_pack("[ii]", 50, 0);
-    mutation_fails("tree.left.counts", two, "tree.left.counts: expected 3 counts (one per class), found 2");
-    mutation_fails("tree.counts.0", json_integer(49), "tree.counts: the counts sum to 149, but items is 150");
-    mutation_fails("tree.right.left.label", json_string("rose"), "tree.right.left.label: unknown class \"rose\"");
+    mutation_fails("tree.left.counts", two,
+                   "tree.left.counts: expected 3 counts (one per class), found 2");
+    mutation_fails("tree.counts.0", json_integer(49),
+                   "tree.counts: the counts sum to 149, but items is 150");
+    mutation_fails("tree.right.left.label", json_string("rose"),
+                   "tree.right.left.label: unknown class \"rose\"");
 }
 
 static void test_model_json_rejects_negative_values(void **state)
@@ -385,7 +393,8 @@ static void test_model_json_rejects_negative_values(void **state)
     mutation_fails("tree.items", json_integer(-150), "tree.items: expected a non-negative integer");
     /* a negative dimension is refused by the rule class's validate hook */
     mutation_fails("tree.rule.ints.0", json_integer(-1), "tree.rule: rule family axis: ");
-    mutation_fails("tree.right.rule.ints.0", json_integer(2), "tree.right.rule: rule family axis: ");
+    mutation_fails("tree.right.rule.ints.0", json_integer(2),
+                   "tree.right.rule: rule family axis: ");
 }
 
 static void test_model_json_rejects_missing_keys(void **state)
@@ -402,8 +411,10 @@ static void test_model_json_rejects_bad_rationals(void **state)
     (void)state;
     mutation_fails("tree.rule.rationals.0", json_string("abc"),
                    "tree.rule.rationals[0]: not an exact rational: \"abc\"");
-    mutation_fails("tree.rule.rationals.0", json_string("1/0"), "tree.rule.rationals[0]: not an exact rational");
-    mutation_fails("tree.rule.rationals.0", json_string("nan"), "tree.rule.rationals[0]: not an exact rational");
+    mutation_fails("tree.rule.rationals.0", json_string("1/0"),
+                   "tree.rule.rationals[0]: not an exact rational");
+    mutation_fails("tree.rule.rationals.0", json_string("nan"),
+                   "tree.rule.rationals[0]: not an exact rational");
     mutation_fails("objective", json_string("-1"), "objective: the objective is negative");
 }
 
@@ -412,11 +423,14 @@ static void test_model_json_rejects_inconsistent_summary(void **state)
     (void)state;
     mutation_fails("size", json_integer(3), "size: 3, but the tree has 2 branch nodes");
     mutation_fails("depth", json_integer(1), "depth: 1, but the tree has depth 2");
-    mutation_fails("misclassifications", json_integer(5), "misclassifications: 5, but the leaves misclassify 6");
+    mutation_fails("misclassifications", json_integer(5),
+                   "misclassifications: 5, but the leaves misclassify 6");
     mutation_fails("data.rows", json_integer(151), "tree.items: 150, but data.rows is 151");
     mutation_fails("version", json_integer(2), "version: unsupported version 2");
-    mutation_fails("data.features.1", json_string("sepal"), "data.features: duplicate name \"sepal\"");
-    mutation_fails("tree.left.rule", json_pack("{s:s}", "family", "axis"), "tree.left: a leaf has no \"rule\"");
+    mutation_fails("data.features.1", json_string("sepal"),
+                   "data.features: duplicate name \"sepal\"");
+    mutation_fails("tree.left.rule", json_pack("{s:s}", "family", "axis"),
+                   "tree.left: a leaf has no \"rule\"");
     mutation_fails("tree.right.right.items", json_integer(47),
                    "tree.right.right.counts: the counts sum to 46, but items is 47");
 }

@@ -58,7 +58,8 @@ static void test_render_dot_structure(void **state)
     assert_non_null(strstr(node_label(g, "n4"), "virginica"));
     assert_non_null(strstr(node_label(g, "n4"), "0/1/45"));
     /* leaves are filled, one colour per class; branches are not */
-    const char *c1 = agget(agnode(g, "n1", 0), "fillcolor"), *c3 = agget(agnode(g, "n3", 0), "fillcolor");
+    const char *c1 = agget(agnode(g, "n1", 0), "fillcolor"),
+               *c3 = agget(agnode(g, "n3", 0), "fillcolor");
     assert_string_not_equal(c1, c3);
     assert_non_null(strstr(agget(agnode(g, "n1", 0), "style"), "filled"));
     assert_null(strstr(agget(agnode(g, "n0", 0), "style"), "filled"));

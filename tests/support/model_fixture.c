@@ -9,7 +9,8 @@
 static pdt_status threshold_classify(bool *left, const pdt_rule *rule, mpq_srcptr x, size_t dims,
                                      pdt_error *err)
 {
-    if (rule->n_ints != 1 || rule->n_rats != 1 || rule->ints[0] < 0 || (size_t)rule->ints[0] >= dims)
+    if (rule->n_ints != 1 || rule->n_rats != 1 || rule->ints[0] < 0 ||
+        (size_t)rule->ints[0] >= dims)
         return pdt_error_set(err, PDT_EINVAL, "bad threshold rule");
     *left = mpq_cmp(&x[rule->ints[0]], rule->rats[0]) <= 0;
     return PDT_OK;
@@ -30,7 +31,8 @@ static pdt_status threshold_validate(const pdt_rule *rule, size_t dims, pdt_erro
     if (rule->n_ints != 1 || rule->n_rats != 1)
         return pdt_error_set(err, PDT_EINVAL, "expected one dimension and one threshold");
     if (rule->ints[0] < 0 || (size_t)rule->ints[0] >= dims)
-        return pdt_error_set(err, PDT_EINVAL, "dimension %lld out of range", (long long)rule->ints[0]);
+        return pdt_error_set(err, PDT_EINVAL, "dimension %lld out of range",
+                             (long long)rule->ints[0]);
     return PDT_OK;
 }
 
@@ -87,11 +89,11 @@ static pdt_model *base_model(size_t n_nodes, size_t n_rules)
     return m;
 }
 
-static void set_node(pdt_model *m, size_t i, int32_t rule, int32_t left, int32_t right, uint32_t label,
-                     uint64_t a, uint64_t b, uint64_t c)
+static void set_node(pdt_model *m, size_t i, int32_t rule, int32_t left, int32_t right,
+                     uint32_t label, uint64_t a, uint64_t b, uint64_t c)
 {
-    m->nodes[i] = (pdt_tree_node){.left = left, .right = right, .rule = rule, .label = label,
-                                  .n_items = a + b + c};
+    m->nodes[i] = (pdt_tree_node){
+        .left = left, .right = right, .rule = rule, .label = label, .n_items = a + b + c};
     m->counts[3 * i] = a;
     m->counts[3 * i + 1] = b;
     m->counts[3 * i + 2] = c;
@@ -112,8 +114,12 @@ pdt_model *mf_model(const pdt_rule_class *cls)
     m->max_size = 2;
     m->min_leaf = 1;
     m->seconds = 0.125;
-    m->stats = (pdt_search_stats){.nodes = 11, .candidates = 22, .memo_hits = 3, .memo_entries = 4,
-                                  .pruned = 5, .seconds = 0.125};
+    m->stats = (pdt_search_stats){.nodes = 11,
+                                  .candidates = 22,
+                                  .memo_hits = 3,
+                                  .memo_entries = 4,
+                                  .pruned = 5,
+                                  .seconds = 0.125};
     free(m->families);
     m->families = strdup(cls->name);
     pdt_model_measure(m);
