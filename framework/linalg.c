@@ -93,8 +93,10 @@ void pdt_buf_linear(pdt_buf *out, const mpq_t *coef, size_t n, const char *const
     if (first) pdt_buf_puts(out, "0");
     if (mpz_sgn(g)) mpz_divexact(c[n], c[n], g);
     mpz_neg(v, c[n]);
+    bool negative = mpz_sgn(v) < 0;
+    mpz_abs(v, v);
     char *digits = mpz_get_str(NULL, 10, v);
-    pdt_buf_printf(out, " %s %s", relation, digits ? digits : "?");
+    pdt_buf_printf(out, " %s %s%s", relation, negative ? "−" : "", digits ? digits : "?");
     void (*gmp_free)(void *, size_t);
     mp_get_memory_functions(NULL, NULL, &gmp_free);
     if (digits) gmp_free(digits, strlen(digits) + 1);

@@ -91,10 +91,24 @@ CMakeFiles/pdt.dir/framework/algebra.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/algebra.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/algebra.c -o CMakeFiles/pdt.dir/framework/algebra.c.s
 
+CMakeFiles/pdt.dir/framework/atomic_file.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/atomic_file.c.o: /work/main/framework/atomic_file.c
+CMakeFiles/pdt.dir/framework/atomic_file.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/pdt.dir/framework/atomic_file.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/atomic_file.c.o -MF CMakeFiles/pdt.dir/framework/atomic_file.c.o.d -o CMakeFiles/pdt.dir/framework/atomic_file.c.o -c /work/main/framework/atomic_file.c
+
+CMakeFiles/pdt.dir/framework/atomic_file.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/atomic_file.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/atomic_file.c > CMakeFiles/pdt.dir/framework/atomic_file.c.i
+
+CMakeFiles/pdt.dir/framework/atomic_file.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/atomic_file.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/atomic_file.c -o CMakeFiles/pdt.dir/framework/atomic_file.c.s
+
 CMakeFiles/pdt.dir/framework/buf.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/buf.c.o: /work/main/framework/buf.c
 CMakeFiles/pdt.dir/framework/buf.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/pdt.dir/framework/buf.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/pdt.dir/framework/buf.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/buf.c.o -MF CMakeFiles/pdt.dir/framework/buf.c.o.d -o CMakeFiles/pdt.dir/framework/buf.c.o -c /work/main/framework/buf.c
 
 CMakeFiles/pdt.dir/framework/buf.c.i: cmake_force
@@ -108,7 +122,7 @@ CMakeFiles/pdt.dir/framework/buf.c.s: cmake_force
 CMakeFiles/pdt.dir/framework/combinations.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/combinations.c.o: /work/main/framework/combinations.c
 CMakeFiles/pdt.dir/framework/combinations.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/pdt.dir/framework/combinations.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/pdt.dir/framework/combinations.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/combinations.c.o -MF CMakeFiles/pdt.dir/framework/combinations.c.o.d -o CMakeFiles/pdt.dir/framework/combinations.c.o -c /work/main/framework/combinations.c
 
 CMakeFiles/pdt.dir/framework/combinations.c.i: cmake_force
@@ -122,7 +136,7 @@ CMakeFiles/pdt.dir/framework/combinations.c.s: cmake_force
 CMakeFiles/pdt.dir/framework/count.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/count.c.o: /work/main/framework/count.c
 CMakeFiles/pdt.dir/framework/count.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/pdt.dir/framework/count.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/pdt.dir/framework/count.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/count.c.o -MF CMakeFiles/pdt.dir/framework/count.c.o.d -o CMakeFiles/pdt.dir/framework/count.c.o -c /work/main/framework/count.c
 
 CMakeFiles/pdt.dir/framework/count.c.i: cmake_force
@@ -133,10 +147,108 @@ CMakeFiles/pdt.dir/framework/count.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/count.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/count.c -o CMakeFiles/pdt.dir/framework/count.c.s
 
+CMakeFiles/pdt.dir/framework/csv.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/csv.c.o: /work/main/framework/csv.c
+CMakeFiles/pdt.dir/framework/csv.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/pdt.dir/framework/csv.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/csv.c.o -MF CMakeFiles/pdt.dir/framework/csv.c.o.d -o CMakeFiles/pdt.dir/framework/csv.c.o -c /work/main/framework/csv.c
+
+CMakeFiles/pdt.dir/framework/csv.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/csv.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/csv.c > CMakeFiles/pdt.dir/framework/csv.c.i
+
+CMakeFiles/pdt.dir/framework/csv.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/csv.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/csv.c -o CMakeFiles/pdt.dir/framework/csv.c.s
+
+CMakeFiles/pdt.dir/framework/csv_cells.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/csv_cells.c.o: /work/main/framework/csv_cells.c
+CMakeFiles/pdt.dir/framework/csv_cells.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/pdt.dir/framework/csv_cells.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/csv_cells.c.o -MF CMakeFiles/pdt.dir/framework/csv_cells.c.o.d -o CMakeFiles/pdt.dir/framework/csv_cells.c.o -c /work/main/framework/csv_cells.c
+
+CMakeFiles/pdt.dir/framework/csv_cells.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/csv_cells.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/csv_cells.c > CMakeFiles/pdt.dir/framework/csv_cells.c.i
+
+CMakeFiles/pdt.dir/framework/csv_cells.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/csv_cells.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/csv_cells.c -o CMakeFiles/pdt.dir/framework/csv_cells.c.s
+
+CMakeFiles/pdt.dir/framework/csv_lex.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/csv_lex.c.o: /work/main/framework/csv_lex.c
+CMakeFiles/pdt.dir/framework/csv_lex.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/pdt.dir/framework/csv_lex.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/csv_lex.c.o -MF CMakeFiles/pdt.dir/framework/csv_lex.c.o.d -o CMakeFiles/pdt.dir/framework/csv_lex.c.o -c /work/main/framework/csv_lex.c
+
+CMakeFiles/pdt.dir/framework/csv_lex.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/csv_lex.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/csv_lex.c > CMakeFiles/pdt.dir/framework/csv_lex.c.i
+
+CMakeFiles/pdt.dir/framework/csv_lex.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/csv_lex.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/csv_lex.c -o CMakeFiles/pdt.dir/framework/csv_lex.c.s
+
+CMakeFiles/pdt.dir/framework/csv_roles.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/csv_roles.c.o: /work/main/framework/csv_roles.c
+CMakeFiles/pdt.dir/framework/csv_roles.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/pdt.dir/framework/csv_roles.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/csv_roles.c.o -MF CMakeFiles/pdt.dir/framework/csv_roles.c.o.d -o CMakeFiles/pdt.dir/framework/csv_roles.c.o -c /work/main/framework/csv_roles.c
+
+CMakeFiles/pdt.dir/framework/csv_roles.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/csv_roles.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/csv_roles.c > CMakeFiles/pdt.dir/framework/csv_roles.c.i
+
+CMakeFiles/pdt.dir/framework/csv_roles.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/csv_roles.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/csv_roles.c -o CMakeFiles/pdt.dir/framework/csv_roles.c.s
+
+CMakeFiles/pdt.dir/framework/dataset.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/dataset.c.o: /work/main/framework/dataset.c
+CMakeFiles/pdt.dir/framework/dataset.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/pdt.dir/framework/dataset.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/dataset.c.o -MF CMakeFiles/pdt.dir/framework/dataset.c.o.d -o CMakeFiles/pdt.dir/framework/dataset.c.o -c /work/main/framework/dataset.c
+
+CMakeFiles/pdt.dir/framework/dataset.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/dataset.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/dataset.c > CMakeFiles/pdt.dir/framework/dataset.c.i
+
+CMakeFiles/pdt.dir/framework/dataset.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/dataset.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/dataset.c -o CMakeFiles/pdt.dir/framework/dataset.c.s
+
+CMakeFiles/pdt.dir/framework/dataset_labels.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/dataset_labels.c.o: /work/main/framework/dataset_labels.c
+CMakeFiles/pdt.dir/framework/dataset_labels.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/pdt.dir/framework/dataset_labels.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/dataset_labels.c.o -MF CMakeFiles/pdt.dir/framework/dataset_labels.c.o.d -o CMakeFiles/pdt.dir/framework/dataset_labels.c.o -c /work/main/framework/dataset_labels.c
+
+CMakeFiles/pdt.dir/framework/dataset_labels.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/dataset_labels.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/dataset_labels.c > CMakeFiles/pdt.dir/framework/dataset_labels.c.i
+
+CMakeFiles/pdt.dir/framework/dataset_labels.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/dataset_labels.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/dataset_labels.c -o CMakeFiles/pdt.dir/framework/dataset_labels.c.s
+
+CMakeFiles/pdt.dir/framework/dataset_rank.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/dataset_rank.c.o: /work/main/framework/dataset_rank.c
+CMakeFiles/pdt.dir/framework/dataset_rank.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Building C object CMakeFiles/pdt.dir/framework/dataset_rank.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/dataset_rank.c.o -MF CMakeFiles/pdt.dir/framework/dataset_rank.c.o.d -o CMakeFiles/pdt.dir/framework/dataset_rank.c.o -c /work/main/framework/dataset_rank.c
+
+CMakeFiles/pdt.dir/framework/dataset_rank.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/dataset_rank.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/dataset_rank.c > CMakeFiles/pdt.dir/framework/dataset_rank.c.i
+
+CMakeFiles/pdt.dir/framework/dataset_rank.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/dataset_rank.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/dataset_rank.c -o CMakeFiles/pdt.dir/framework/dataset_rank.c.s
+
 CMakeFiles/pdt.dir/framework/dataset_rows.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/dataset_rows.c.o: /work/main/framework/dataset_rows.c
 CMakeFiles/pdt.dir/framework/dataset_rows.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/pdt.dir/framework/dataset_rows.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_14) "Building C object CMakeFiles/pdt.dir/framework/dataset_rows.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/dataset_rows.c.o -MF CMakeFiles/pdt.dir/framework/dataset_rows.c.o.d -o CMakeFiles/pdt.dir/framework/dataset_rows.c.o -c /work/main/framework/dataset_rows.c
 
 CMakeFiles/pdt.dir/framework/dataset_rows.c.i: cmake_force
@@ -147,10 +259,38 @@ CMakeFiles/pdt.dir/framework/dataset_rows.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/dataset_rows.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/dataset_rows.c -o CMakeFiles/pdt.dir/framework/dataset_rows.c.s
 
+CMakeFiles/pdt.dir/framework/dataset_subset.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/dataset_subset.c.o: /work/main/framework/dataset_subset.c
+CMakeFiles/pdt.dir/framework/dataset_subset.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_15) "Building C object CMakeFiles/pdt.dir/framework/dataset_subset.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/dataset_subset.c.o -MF CMakeFiles/pdt.dir/framework/dataset_subset.c.o.d -o CMakeFiles/pdt.dir/framework/dataset_subset.c.o -c /work/main/framework/dataset_subset.c
+
+CMakeFiles/pdt.dir/framework/dataset_subset.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/dataset_subset.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/dataset_subset.c > CMakeFiles/pdt.dir/framework/dataset_subset.c.i
+
+CMakeFiles/pdt.dir/framework/dataset_subset.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/dataset_subset.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/dataset_subset.c -o CMakeFiles/pdt.dir/framework/dataset_subset.c.s
+
+CMakeFiles/pdt.dir/framework/dl85.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/dl85.c.o: /work/main/framework/dl85.c
+CMakeFiles/pdt.dir/framework/dl85.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_16) "Building C object CMakeFiles/pdt.dir/framework/dl85.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/dl85.c.o -MF CMakeFiles/pdt.dir/framework/dl85.c.o.d -o CMakeFiles/pdt.dir/framework/dl85.c.o -c /work/main/framework/dl85.c
+
+CMakeFiles/pdt.dir/framework/dl85.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/dl85.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/dl85.c > CMakeFiles/pdt.dir/framework/dl85.c.i
+
+CMakeFiles/pdt.dir/framework/dl85.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/dl85.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/dl85.c -o CMakeFiles/pdt.dir/framework/dl85.c.s
+
 CMakeFiles/pdt.dir/framework/engine.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/engine.c.o: /work/main/framework/engine.c
 CMakeFiles/pdt.dir/framework/engine.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/pdt.dir/framework/engine.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_17) "Building C object CMakeFiles/pdt.dir/framework/engine.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/engine.c.o -MF CMakeFiles/pdt.dir/framework/engine.c.o.d -o CMakeFiles/pdt.dir/framework/engine.c.o -c /work/main/framework/engine.c
 
 CMakeFiles/pdt.dir/framework/engine.c.i: cmake_force
@@ -164,7 +304,7 @@ CMakeFiles/pdt.dir/framework/engine.c.s: cmake_force
 CMakeFiles/pdt.dir/framework/error.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/error.c.o: /work/main/framework/error.c
 CMakeFiles/pdt.dir/framework/error.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/pdt.dir/framework/error.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_18) "Building C object CMakeFiles/pdt.dir/framework/error.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/error.c.o -MF CMakeFiles/pdt.dir/framework/error.c.o.d -o CMakeFiles/pdt.dir/framework/error.c.o -c /work/main/framework/error.c
 
 CMakeFiles/pdt.dir/framework/error.c.i: cmake_force
@@ -175,10 +315,80 @@ CMakeFiles/pdt.dir/framework/error.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/error.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/error.c -o CMakeFiles/pdt.dir/framework/error.c.s
 
+CMakeFiles/pdt.dir/framework/file.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/file.c.o: /work/main/framework/file.c
+CMakeFiles/pdt.dir/framework/file.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_19) "Building C object CMakeFiles/pdt.dir/framework/file.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/file.c.o -MF CMakeFiles/pdt.dir/framework/file.c.o.d -o CMakeFiles/pdt.dir/framework/file.c.o -c /work/main/framework/file.c
+
+CMakeFiles/pdt.dir/framework/file.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/file.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/file.c > CMakeFiles/pdt.dir/framework/file.c.i
+
+CMakeFiles/pdt.dir/framework/file.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/file.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/file.c -o CMakeFiles/pdt.dir/framework/file.c.s
+
+CMakeFiles/pdt.dir/framework/geometry.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/geometry.c.o: /work/main/framework/geometry.c
+CMakeFiles/pdt.dir/framework/geometry.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_20) "Building C object CMakeFiles/pdt.dir/framework/geometry.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/geometry.c.o -MF CMakeFiles/pdt.dir/framework/geometry.c.o.d -o CMakeFiles/pdt.dir/framework/geometry.c.o -c /work/main/framework/geometry.c
+
+CMakeFiles/pdt.dir/framework/geometry.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/geometry.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/geometry.c > CMakeFiles/pdt.dir/framework/geometry.c.i
+
+CMakeFiles/pdt.dir/framework/geometry.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/geometry.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/geometry.c -o CMakeFiles/pdt.dir/framework/geometry.c.s
+
+CMakeFiles/pdt.dir/framework/geometry_exact.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/geometry_exact.c.o: /work/main/framework/geometry_exact.c
+CMakeFiles/pdt.dir/framework/geometry_exact.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_21) "Building C object CMakeFiles/pdt.dir/framework/geometry_exact.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/geometry_exact.c.o -MF CMakeFiles/pdt.dir/framework/geometry_exact.c.o.d -o CMakeFiles/pdt.dir/framework/geometry_exact.c.o -c /work/main/framework/geometry_exact.c
+
+CMakeFiles/pdt.dir/framework/geometry_exact.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/geometry_exact.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/geometry_exact.c > CMakeFiles/pdt.dir/framework/geometry_exact.c.i
+
+CMakeFiles/pdt.dir/framework/geometry_exact.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/geometry_exact.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/geometry_exact.c -o CMakeFiles/pdt.dir/framework/geometry_exact.c.s
+
+CMakeFiles/pdt.dir/framework/geometry_filter.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/geometry_filter.c.o: /work/main/framework/geometry_filter.c
+CMakeFiles/pdt.dir/framework/geometry_filter.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_22) "Building C object CMakeFiles/pdt.dir/framework/geometry_filter.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -ffp-contract=off -MD -MT CMakeFiles/pdt.dir/framework/geometry_filter.c.o -MF CMakeFiles/pdt.dir/framework/geometry_filter.c.o.d -o CMakeFiles/pdt.dir/framework/geometry_filter.c.o -c /work/main/framework/geometry_filter.c
+
+CMakeFiles/pdt.dir/framework/geometry_filter.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/geometry_filter.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -ffp-contract=off -E /work/main/framework/geometry_filter.c > CMakeFiles/pdt.dir/framework/geometry_filter.c.i
+
+CMakeFiles/pdt.dir/framework/geometry_filter.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/geometry_filter.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -ffp-contract=off -S /work/main/framework/geometry_filter.c -o CMakeFiles/pdt.dir/framework/geometry_filter.c.s
+
+CMakeFiles/pdt.dir/framework/json_path.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/json_path.c.o: /work/main/framework/json_path.c
+CMakeFiles/pdt.dir/framework/json_path.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_23) "Building C object CMakeFiles/pdt.dir/framework/json_path.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/json_path.c.o -MF CMakeFiles/pdt.dir/framework/json_path.c.o.d -o CMakeFiles/pdt.dir/framework/json_path.c.o -c /work/main/framework/json_path.c
+
+CMakeFiles/pdt.dir/framework/json_path.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/json_path.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/json_path.c > CMakeFiles/pdt.dir/framework/json_path.c.i
+
+CMakeFiles/pdt.dir/framework/json_path.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/json_path.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/json_path.c -o CMakeFiles/pdt.dir/framework/json_path.c.s
+
 CMakeFiles/pdt.dir/framework/linalg.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/linalg.c.o: /work/main/framework/linalg.c
 CMakeFiles/pdt.dir/framework/linalg.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/pdt.dir/framework/linalg.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_24) "Building C object CMakeFiles/pdt.dir/framework/linalg.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/linalg.c.o -MF CMakeFiles/pdt.dir/framework/linalg.c.o.d -o CMakeFiles/pdt.dir/framework/linalg.c.o -c /work/main/framework/linalg.c
 
 CMakeFiles/pdt.dir/framework/linalg.c.i: cmake_force
@@ -192,7 +402,7 @@ CMakeFiles/pdt.dir/framework/linalg.c.s: cmake_force
 CMakeFiles/pdt.dir/framework/memo.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/memo.c.o: /work/main/framework/memo.c
 CMakeFiles/pdt.dir/framework/memo.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/pdt.dir/framework/memo.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_25) "Building C object CMakeFiles/pdt.dir/framework/memo.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/memo.c.o -MF CMakeFiles/pdt.dir/framework/memo.c.o.d -o CMakeFiles/pdt.dir/framework/memo.c.o -c /work/main/framework/memo.c
 
 CMakeFiles/pdt.dir/framework/memo.c.i: cmake_force
@@ -203,10 +413,94 @@ CMakeFiles/pdt.dir/framework/memo.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/memo.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/memo.c -o CMakeFiles/pdt.dir/framework/memo.c.s
 
+CMakeFiles/pdt.dir/framework/model.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/model.c.o: /work/main/framework/model.c
+CMakeFiles/pdt.dir/framework/model.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_26) "Building C object CMakeFiles/pdt.dir/framework/model.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/model.c.o -MF CMakeFiles/pdt.dir/framework/model.c.o.d -o CMakeFiles/pdt.dir/framework/model.c.o -c /work/main/framework/model.c
+
+CMakeFiles/pdt.dir/framework/model.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/model.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/model.c > CMakeFiles/pdt.dir/framework/model.c.i
+
+CMakeFiles/pdt.dir/framework/model.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/model.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/model.c -o CMakeFiles/pdt.dir/framework/model.c.s
+
+CMakeFiles/pdt.dir/framework/model_json.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/model_json.c.o: /work/main/framework/model_json.c
+CMakeFiles/pdt.dir/framework/model_json.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_27) "Building C object CMakeFiles/pdt.dir/framework/model_json.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/model_json.c.o -MF CMakeFiles/pdt.dir/framework/model_json.c.o.d -o CMakeFiles/pdt.dir/framework/model_json.c.o -c /work/main/framework/model_json.c
+
+CMakeFiles/pdt.dir/framework/model_json.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/model_json.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/model_json.c > CMakeFiles/pdt.dir/framework/model_json.c.i
+
+CMakeFiles/pdt.dir/framework/model_json.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/model_json.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/model_json.c -o CMakeFiles/pdt.dir/framework/model_json.c.s
+
+CMakeFiles/pdt.dir/framework/model_json_load.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/model_json_load.c.o: /work/main/framework/model_json_load.c
+CMakeFiles/pdt.dir/framework/model_json_load.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_28) "Building C object CMakeFiles/pdt.dir/framework/model_json_load.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/model_json_load.c.o -MF CMakeFiles/pdt.dir/framework/model_json_load.c.o.d -o CMakeFiles/pdt.dir/framework/model_json_load.c.o -c /work/main/framework/model_json_load.c
+
+CMakeFiles/pdt.dir/framework/model_json_load.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/model_json_load.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/model_json_load.c > CMakeFiles/pdt.dir/framework/model_json_load.c.i
+
+CMakeFiles/pdt.dir/framework/model_json_load.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/model_json_load.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/model_json_load.c -o CMakeFiles/pdt.dir/framework/model_json_load.c.s
+
+CMakeFiles/pdt.dir/framework/model_json_rule.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/model_json_rule.c.o: /work/main/framework/model_json_rule.c
+CMakeFiles/pdt.dir/framework/model_json_rule.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_29) "Building C object CMakeFiles/pdt.dir/framework/model_json_rule.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/model_json_rule.c.o -MF CMakeFiles/pdt.dir/framework/model_json_rule.c.o.d -o CMakeFiles/pdt.dir/framework/model_json_rule.c.o -c /work/main/framework/model_json_rule.c
+
+CMakeFiles/pdt.dir/framework/model_json_rule.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/model_json_rule.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/model_json_rule.c > CMakeFiles/pdt.dir/framework/model_json_rule.c.i
+
+CMakeFiles/pdt.dir/framework/model_json_rule.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/model_json_rule.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/model_json_rule.c -o CMakeFiles/pdt.dir/framework/model_json_rule.c.s
+
+CMakeFiles/pdt.dir/framework/model_text.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/model_text.c.o: /work/main/framework/model_text.c
+CMakeFiles/pdt.dir/framework/model_text.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_30) "Building C object CMakeFiles/pdt.dir/framework/model_text.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/model_text.c.o -MF CMakeFiles/pdt.dir/framework/model_text.c.o.d -o CMakeFiles/pdt.dir/framework/model_text.c.o -c /work/main/framework/model_text.c
+
+CMakeFiles/pdt.dir/framework/model_text.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/model_text.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/model_text.c > CMakeFiles/pdt.dir/framework/model_text.c.i
+
+CMakeFiles/pdt.dir/framework/model_text.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/model_text.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/model_text.c -o CMakeFiles/pdt.dir/framework/model_text.c.s
+
+CMakeFiles/pdt.dir/framework/rational.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/rational.c.o: /work/main/framework/rational.c
+CMakeFiles/pdt.dir/framework/rational.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_31) "Building C object CMakeFiles/pdt.dir/framework/rational.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/rational.c.o -MF CMakeFiles/pdt.dir/framework/rational.c.o.d -o CMakeFiles/pdt.dir/framework/rational.c.o -c /work/main/framework/rational.c
+
+CMakeFiles/pdt.dir/framework/rational.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/rational.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/rational.c > CMakeFiles/pdt.dir/framework/rational.c.i
+
+CMakeFiles/pdt.dir/framework/rational.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/rational.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/rational.c -o CMakeFiles/pdt.dir/framework/rational.c.s
+
 CMakeFiles/pdt.dir/framework/registry.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/registry.c.o: /work/main/framework/registry.c
 CMakeFiles/pdt.dir/framework/registry.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/pdt.dir/framework/registry.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_32) "Building C object CMakeFiles/pdt.dir/framework/registry.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/registry.c.o -MF CMakeFiles/pdt.dir/framework/registry.c.o.d -o CMakeFiles/pdt.dir/framework/registry.c.o -c /work/main/framework/registry.c
 
 CMakeFiles/pdt.dir/framework/registry.c.i: cmake_force
@@ -217,10 +511,24 @@ CMakeFiles/pdt.dir/framework/registry.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/registry.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/registry.c -o CMakeFiles/pdt.dir/framework/registry.c.s
 
+CMakeFiles/pdt.dir/framework/render_dot.c.o: CMakeFiles/pdt.dir/flags.make
+CMakeFiles/pdt.dir/framework/render_dot.c.o: /work/main/framework/render_dot.c
+CMakeFiles/pdt.dir/framework/render_dot.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_33) "Building C object CMakeFiles/pdt.dir/framework/render_dot.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/render_dot.c.o -MF CMakeFiles/pdt.dir/framework/render_dot.c.o.d -o CMakeFiles/pdt.dir/framework/render_dot.c.o -c /work/main/framework/render_dot.c
+
+CMakeFiles/pdt.dir/framework/render_dot.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt.dir/framework/render_dot.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/framework/render_dot.c > CMakeFiles/pdt.dir/framework/render_dot.c.i
+
+CMakeFiles/pdt.dir/framework/render_dot.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt.dir/framework/render_dot.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/framework/render_dot.c -o CMakeFiles/pdt.dir/framework/render_dot.c.s
+
 CMakeFiles/pdt.dir/framework/rule.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/rule.c.o: /work/main/framework/rule.c
 CMakeFiles/pdt.dir/framework/rule.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/pdt.dir/framework/rule.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_34) "Building C object CMakeFiles/pdt.dir/framework/rule.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/rule.c.o -MF CMakeFiles/pdt.dir/framework/rule.c.o.d -o CMakeFiles/pdt.dir/framework/rule.c.o -c /work/main/framework/rule.c
 
 CMakeFiles/pdt.dir/framework/rule.c.i: cmake_force
@@ -234,7 +542,7 @@ CMakeFiles/pdt.dir/framework/rule.c.s: cmake_force
 CMakeFiles/pdt.dir/framework/ruleset.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/ruleset.c.o: /work/main/framework/ruleset.c
 CMakeFiles/pdt.dir/framework/ruleset.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Building C object CMakeFiles/pdt.dir/framework/ruleset.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_35) "Building C object CMakeFiles/pdt.dir/framework/ruleset.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/ruleset.c.o -MF CMakeFiles/pdt.dir/framework/ruleset.c.o.d -o CMakeFiles/pdt.dir/framework/ruleset.c.o -c /work/main/framework/ruleset.c
 
 CMakeFiles/pdt.dir/framework/ruleset.c.i: cmake_force
@@ -248,7 +556,7 @@ CMakeFiles/pdt.dir/framework/ruleset.c.s: cmake_force
 CMakeFiles/pdt.dir/framework/search.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/search.c.o: /work/main/framework/search.c
 CMakeFiles/pdt.dir/framework/search.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_14) "Building C object CMakeFiles/pdt.dir/framework/search.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_36) "Building C object CMakeFiles/pdt.dir/framework/search.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/search.c.o -MF CMakeFiles/pdt.dir/framework/search.c.o.d -o CMakeFiles/pdt.dir/framework/search.c.o -c /work/main/framework/search.c
 
 CMakeFiles/pdt.dir/framework/search.c.i: cmake_force
@@ -262,7 +570,7 @@ CMakeFiles/pdt.dir/framework/search.c.s: cmake_force
 CMakeFiles/pdt.dir/framework/splitter.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/framework/splitter.c.o: /work/main/framework/splitter.c
 CMakeFiles/pdt.dir/framework/splitter.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_15) "Building C object CMakeFiles/pdt.dir/framework/splitter.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_37) "Building C object CMakeFiles/pdt.dir/framework/splitter.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/framework/splitter.c.o -MF CMakeFiles/pdt.dir/framework/splitter.c.o.d -o CMakeFiles/pdt.dir/framework/splitter.c.o -c /work/main/framework/splitter.c
 
 CMakeFiles/pdt.dir/framework/splitter.c.i: cmake_force
@@ -276,7 +584,7 @@ CMakeFiles/pdt.dir/framework/splitter.c.s: cmake_force
 CMakeFiles/pdt.dir/problems/classification.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/problems/classification.c.o: /work/main/problems/classification.c
 CMakeFiles/pdt.dir/problems/classification.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_16) "Building C object CMakeFiles/pdt.dir/problems/classification.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_38) "Building C object CMakeFiles/pdt.dir/problems/classification.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/problems/classification.c.o -MF CMakeFiles/pdt.dir/problems/classification.c.o.d -o CMakeFiles/pdt.dir/problems/classification.c.o -c /work/main/problems/classification.c
 
 CMakeFiles/pdt.dir/problems/classification.c.i: cmake_force
@@ -290,7 +598,7 @@ CMakeFiles/pdt.dir/problems/classification.c.s: cmake_force
 CMakeFiles/pdt.dir/problems/classification_fit.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/problems/classification_fit.c.o: /work/main/problems/classification_fit.c
 CMakeFiles/pdt.dir/problems/classification_fit.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_17) "Building C object CMakeFiles/pdt.dir/problems/classification_fit.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_39) "Building C object CMakeFiles/pdt.dir/problems/classification_fit.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/problems/classification_fit.c.o -MF CMakeFiles/pdt.dir/problems/classification_fit.c.o.d -o CMakeFiles/pdt.dir/problems/classification_fit.c.o -c /work/main/problems/classification_fit.c
 
 CMakeFiles/pdt.dir/problems/classification_fit.c.i: cmake_force
@@ -304,7 +612,7 @@ CMakeFiles/pdt.dir/problems/classification_fit.c.s: cmake_force
 CMakeFiles/pdt.dir/rules/axis.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/rules/axis.c.o: /work/main/rules/axis.c
 CMakeFiles/pdt.dir/rules/axis.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_18) "Building C object CMakeFiles/pdt.dir/rules/axis.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_40) "Building C object CMakeFiles/pdt.dir/rules/axis.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/rules/axis.c.o -MF CMakeFiles/pdt.dir/rules/axis.c.o.d -o CMakeFiles/pdt.dir/rules/axis.c.o -c /work/main/rules/axis.c
 
 CMakeFiles/pdt.dir/rules/axis.c.i: cmake_force
@@ -318,7 +626,7 @@ CMakeFiles/pdt.dir/rules/axis.c.s: cmake_force
 CMakeFiles/pdt.dir/rules/hyperplane.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/rules/hyperplane.c.o: /work/main/rules/hyperplane.c
 CMakeFiles/pdt.dir/rules/hyperplane.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_19) "Building C object CMakeFiles/pdt.dir/rules/hyperplane.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_41) "Building C object CMakeFiles/pdt.dir/rules/hyperplane.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/rules/hyperplane.c.o -MF CMakeFiles/pdt.dir/rules/hyperplane.c.o.d -o CMakeFiles/pdt.dir/rules/hyperplane.c.o -c /work/main/rules/hyperplane.c
 
 CMakeFiles/pdt.dir/rules/hyperplane.c.i: cmake_force
@@ -332,7 +640,7 @@ CMakeFiles/pdt.dir/rules/hyperplane.c.s: cmake_force
 CMakeFiles/pdt.dir/generated/registry_table.c.o: CMakeFiles/pdt.dir/flags.make
 CMakeFiles/pdt.dir/generated/registry_table.c.o: generated/registry_table.c
 CMakeFiles/pdt.dir/generated/registry_table.c.o: CMakeFiles/pdt.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_20) "Building C object CMakeFiles/pdt.dir/generated/registry_table.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_42) "Building C object CMakeFiles/pdt.dir/generated/registry_table.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pdt.dir/generated/registry_table.c.o -MF CMakeFiles/pdt.dir/generated/registry_table.c.o.d -o CMakeFiles/pdt.dir/generated/registry_table.c.o -c /work/main/build/generated/registry_table.c
 
 CMakeFiles/pdt.dir/generated/registry_table.c.i: cmake_force
@@ -346,15 +654,37 @@ CMakeFiles/pdt.dir/generated/registry_table.c.s: cmake_force
 # Object files for target pdt
 pdt_OBJECTS = \
 "CMakeFiles/pdt.dir/framework/algebra.c.o" \
+"CMakeFiles/pdt.dir/framework/atomic_file.c.o" \
 "CMakeFiles/pdt.dir/framework/buf.c.o" \
 "CMakeFiles/pdt.dir/framework/combinations.c.o" \
 "CMakeFiles/pdt.dir/framework/count.c.o" \
+"CMakeFiles/pdt.dir/framework/csv.c.o" \
+"CMakeFiles/pdt.dir/framework/csv_cells.c.o" \
+"CMakeFiles/pdt.dir/framework/csv_lex.c.o" \
+"CMakeFiles/pdt.dir/framework/csv_roles.c.o" \
+"CMakeFiles/pdt.dir/framework/dataset.c.o" \
+"CMakeFiles/pdt.dir/framework/dataset_labels.c.o" \
+"CMakeFiles/pdt.dir/framework/dataset_rank.c.o" \
 "CMakeFiles/pdt.dir/framework/dataset_rows.c.o" \
+"CMakeFiles/pdt.dir/framework/dataset_subset.c.o" \
+"CMakeFiles/pdt.dir/framework/dl85.c.o" \
 "CMakeFiles/pdt.dir/framework/engine.c.o" \
 "CMakeFiles/pdt.dir/framework/error.c.o" \
+"CMakeFiles/pdt.dir/framework/file.c.o" \
+"CMakeFiles/pdt.dir/framework/geometry.c.o" \
+"CMakeFiles/pdt.dir/framework/geometry_exact.c.o" \
+"CMakeFiles/pdt.dir/framework/geometry_filter.c.o" \
+"CMakeFiles/pdt.dir/framework/json_path.c.o" \
 "CMakeFiles/pdt.dir/framework/linalg.c.o" \
 "CMakeFiles/pdt.dir/framework/memo.c.o" \
+"CMakeFiles/pdt.dir/framework/model.c.o" \
+"CMakeFiles/pdt.dir/framework/model_json.c.o" \
+"CMakeFiles/pdt.dir/framework/model_json_load.c.o" \
+"CMakeFiles/pdt.dir/framework/model_json_rule.c.o" \
+"CMakeFiles/pdt.dir/framework/model_text.c.o" \
+"CMakeFiles/pdt.dir/framework/rational.c.o" \
 "CMakeFiles/pdt.dir/framework/registry.c.o" \
+"CMakeFiles/pdt.dir/framework/render_dot.c.o" \
 "CMakeFiles/pdt.dir/framework/rule.c.o" \
 "CMakeFiles/pdt.dir/framework/ruleset.c.o" \
 "CMakeFiles/pdt.dir/framework/search.c.o" \
@@ -369,15 +699,37 @@ pdt_OBJECTS = \
 pdt_EXTERNAL_OBJECTS =
 
 libpdt.a: CMakeFiles/pdt.dir/framework/algebra.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/atomic_file.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/buf.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/combinations.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/count.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/csv.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/csv_cells.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/csv_lex.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/csv_roles.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/dataset.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/dataset_labels.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/dataset_rank.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/dataset_rows.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/dataset_subset.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/dl85.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/engine.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/error.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/file.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/geometry.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/geometry_exact.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/geometry_filter.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/json_path.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/linalg.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/memo.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/model.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/model_json.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/model_json_load.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/model_json_rule.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/model_text.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/rational.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/registry.c.o
+libpdt.a: CMakeFiles/pdt.dir/framework/render_dot.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/rule.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/ruleset.c.o
 libpdt.a: CMakeFiles/pdt.dir/framework/search.c.o
@@ -389,7 +741,7 @@ libpdt.a: CMakeFiles/pdt.dir/rules/hyperplane.c.o
 libpdt.a: CMakeFiles/pdt.dir/generated/registry_table.c.o
 libpdt.a: CMakeFiles/pdt.dir/build.make
 libpdt.a: CMakeFiles/pdt.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_21) "Linking C static library libpdt.a"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_43) "Linking C static library libpdt.a"
 	$(CMAKE_COMMAND) -P CMakeFiles/pdt.dir/cmake_clean_target.cmake
 	$(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/pdt.dir/link.txt --verbose=$(VERBOSE)
 

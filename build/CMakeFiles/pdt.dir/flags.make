@@ -8,3 +8,5 @@ C_INCLUDES = -I/work/main/framework -isystem /usr/include/graphviz -isystem /usr
 
 C_FLAGS = -O3 -DNDEBUG -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter -Werror -march=native -std=c11
 
+# Custom options: CMakeFiles/pdt.dir/framework/geometry_filter.c.o_OPTIONS = -ffp-contract=off
+

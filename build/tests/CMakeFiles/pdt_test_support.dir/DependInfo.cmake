@@ -8,6 +8,8 @@ set(CMAKE_DEPENDS_LANGUAGES
 
 # The set of dependency files which are needed:
 set(CMAKE_DEPENDS_DEPENDENCY_FILES
+  "/work/main/tests/support/geom_oracle.c" "tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o" "gcc" "tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o.d"
+  "/work/main/tests/support/model_fixture.c" "tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o" "gcc" "tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o.d"
   "/work/main/tests/support/test_util.c" "tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o" "gcc" "tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o.d"
   )
 

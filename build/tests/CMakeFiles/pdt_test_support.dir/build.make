@@ -69,10 +69,38 @@ include tests/CMakeFiles/pdt_test_support.dir/progress.make
 # Include the compile flags for this target's objects.
 include tests/CMakeFiles/pdt_test_support.dir/flags.make
 
+tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o: tests/CMakeFiles/pdt_test_support.dir/flags.make
+tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o: /work/main/tests/support/geom_oracle.c
+tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o: tests/CMakeFiles/pdt_test_support.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Building C object tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o"
+	cd /work/main/build/tests && /usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o -MF CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o.d -o CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o -c /work/main/tests/support/geom_oracle.c
+
+tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.i"
+	cd /work/main/build/tests && /usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/tests/support/geom_oracle.c > CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.i
+
+tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.s"
+	cd /work/main/build/tests && /usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/tests/support/geom_oracle.c -o CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.s
+
+tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o: tests/CMakeFiles/pdt_test_support.dir/flags.make
+tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o: /work/main/tests/support/model_fixture.c
+tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o: tests/CMakeFiles/pdt_test_support.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o"
+	cd /work/main/build/tests && /usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o -MF CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o.d -o CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o -c /work/main/tests/support/model_fixture.c
+
+tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pdt_test_support.dir/support/model_fixture.c.i"
+	cd /work/main/build/tests && /usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/tests/support/model_fixture.c > CMakeFiles/pdt_test_support.dir/support/model_fixture.c.i
+
+tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pdt_test_support.dir/support/model_fixture.c.s"
+	cd /work/main/build/tests && /usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/tests/support/model_fixture.c -o CMakeFiles/pdt_test_support.dir/support/model_fixture.c.s
+
 tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o: tests/CMakeFiles/pdt_test_support.dir/flags.make
 tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o: /work/main/tests/support/test_util.c
 tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o: tests/CMakeFiles/pdt_test_support.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Building C object tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o"
 	cd /work/main/build/tests && /usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o -MF CMakeFiles/pdt_test_support.dir/support/test_util.c.o.d -o CMakeFiles/pdt_test_support.dir/support/test_util.c.o -c /work/main/tests/support/test_util.c
 
 tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.i: cmake_force
@@ -85,15 +113,19 @@ tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.s: cmake_force
 
 # Object files for target pdt_test_support
 pdt_test_support_OBJECTS = \
+"CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o" \
+"CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o" \
 "CMakeFiles/pdt_test_support.dir/support/test_util.c.o"
 
 # External object files for target pdt_test_support
 pdt_test_support_EXTERNAL_OBJECTS =
 
+tests/libpdt_test_support.a: tests/CMakeFiles/pdt_test_support.dir/support/geom_oracle.c.o
+tests/libpdt_test_support.a: tests/CMakeFiles/pdt_test_support.dir/support/model_fixture.c.o
 tests/libpdt_test_support.a: tests/CMakeFiles/pdt_test_support.dir/support/test_util.c.o
 tests/libpdt_test_support.a: tests/CMakeFiles/pdt_test_support.dir/build.make
 tests/libpdt_test_support.a: tests/CMakeFiles/pdt_test_support.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Linking C static library libpdt_test_support.a"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Linking C static library libpdt_test_support.a"
 	cd /work/main/build/tests && $(CMAKE_COMMAND) -P CMakeFiles/pdt_test_support.dir/cmake_clean_target.cmake
 	cd /work/main/build/tests && $(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/pdt_test_support.dir/link.txt --verbose=$(VERBOSE)
 
