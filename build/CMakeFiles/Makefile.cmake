@@ -60,6 +60,7 @@ set(CMAKE_DEPEND_INFO_FILES
   "tests/CMakeFiles/test_dl85.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_geometry.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_geometry_affine.dir/DependInfo.cmake"
+  "tests/CMakeFiles/test_geometry_orient.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_model.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_model_json.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_rational.dir/DependInfo.cmake"

@@ -132,6 +132,7 @@ set(OLD_GLOB
   "/work/main/tests/test_dl85.c"
   "/work/main/tests/test_geometry.c"
   "/work/main/tests/test_geometry_affine.c"
+  "/work/main/tests/test_geometry_orient.c"
   "/work/main/tests/test_model.c"
   "/work/main/tests/test_model_json.c"
   "/work/main/tests/test_rational.c"
