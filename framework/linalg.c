@@ -1,9 +1,18 @@
 /* Exact rational determinants and hyperplane equations. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pdt_linalg.h"
 #include "pdt_plugin.h"
+
+double pdt_filter_double(mpq_srcptr q)
+{
+    if (mpq_sgn(q) == 0) return 0.0;
+    long num = (long)mpz_sizeinbase(mpq_numref(q), 2), den = (long)mpz_sizeinbase(mpq_denref(q), 2);
+    if (num - den > 1000 || num - den < -1000) return NAN;
+    return mpq_get_d(q);
+}
 
 void pdt_mpq_det(mpq_ptr out, size_t m, mpq_t *a)
 {
