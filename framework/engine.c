@@ -145,9 +145,12 @@ pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, vo
     s->exact = opts->exact_size || !s->alg->selective;
     bool by_items = !s->rs || pdt_ruleset_region_by_items(s->rs);
     s->data_defined = s->rs && pdt_ruleset_data_defined(s->rs);
-    /* Exact-size searches count or use every rule, so only a pure function of
-     * the items may be cached; at-most searches may ignore degenerate rules. */
-    bool items_determine = s->exact ? (!s->rs || s->data_defined) : by_items;
+    /* The admissible rules of a region are those defined inside it minus its
+     * ancestors.  An ancestor still "defined inside" its child region splits it
+     * degenerately, so at-most searches (which never gain from a degenerate
+     * split) may cache by items; exact-size searches count such splits, so
+     * with rules they may not. */
+    bool items_determine = s->exact ? !s->rs : by_items;
     s->memo_on = !opts->no_memo && (pc->flags & PDT_PROBLEM_MEMO) && items_determine;
     s->dedup_on = !s->exact && s->rs && by_items;
     s->stump_on = !s->exact && s->rs && pc->stump && !opts->trace;

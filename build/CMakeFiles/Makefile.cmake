@@ -55,6 +55,7 @@ set(CMAKE_DEPEND_INFO_FILES
   "CMakeFiles/pdt.dir/DependInfo.cmake"
   "CMakeFiles/pdt_cli.dir/DependInfo.cmake"
   "tests/CMakeFiles/pdt_test_support.dir/DependInfo.cmake"
+  "tests/CMakeFiles/test_cli.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_csv.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_dataset.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_dl85.dir/DependInfo.cmake"

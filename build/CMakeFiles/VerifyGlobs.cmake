@@ -127,6 +127,7 @@ endif()
 # PDT_UNIT_TESTS at tests/CMakeLists.txt:11 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/main/tests/test_*.c")
 set(OLD_GLOB
+  "/work/main/tests/test_cli.c"
   "/work/main/tests/test_csv.c"
   "/work/main/tests/test_dataset.c"
   "/work/main/tests/test_dl85.c"

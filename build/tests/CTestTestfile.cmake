@@ -4,6 +4,8 @@
 # 
 # This file includes the relevant testing commands required for 
 # testing this directory and lists subdirectories to be tested as well.
+add_test([=[test_cli]=] "/work/main/build/tests/test_cli")
+set_tests_properties([=[test_cli]=] PROPERTIES  ENVIRONMENT "PDT_BIN=/work/main/build/pdt;PDT_SOURCE_DIR=/work/main;PDT_DATA_DIR=/work/main/tests/data" LABELS "unit" TIMEOUT "300" _BACKTRACE_TRIPLES "/work/main/tests/CMakeLists.txt;17;add_test;/work/main/tests/CMakeLists.txt;0;")
 add_test([=[test_csv]=] "/work/main/build/tests/test_csv")
 set_tests_properties([=[test_csv]=] PROPERTIES  ENVIRONMENT "PDT_BIN=/work/main/build/pdt;PDT_SOURCE_DIR=/work/main;PDT_DATA_DIR=/work/main/tests/data" LABELS "unit" TIMEOUT "300" _BACKTRACE_TRIPLES "/work/main/tests/CMakeLists.txt;17;add_test;/work/main/tests/CMakeLists.txt;0;")
 add_test([=[test_dataset]=] "/work/main/build/tests/test_dataset")
