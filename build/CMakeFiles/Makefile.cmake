@@ -66,4 +66,5 @@ set(CMAKE_DEPEND_INFO_FILES
   "tests/CMakeFiles/test_model_json.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_rational.dir/DependInfo.cmake"
   "tests/CMakeFiles/test_render.dir/DependInfo.cmake"
+  "tests/CMakeFiles/test_rules.dir/DependInfo.cmake"
   )

@@ -138,6 +138,7 @@ set(OLD_GLOB
   "/work/main/tests/test_model_json.c"
   "/work/main/tests/test_rational.c"
   "/work/main/tests/test_render.c"
+  "/work/main/tests/test_rules.c"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
   message("-- GLOB mismatch!")
