@@ -159,6 +159,7 @@ bool pdt_affinely_independent(size_t n, size_t k, const double *const *pts, unsi
 {
     if (n + 1 > PDT_DET_MAX || k > n + 1) return false;
     if (k <= 1) return true;
+    if (!pts) return false;
     double a[CELLS];
     homog_matrix(a, k, n, pts);
     if (translated_minor_nonzero(n, k, pts, ulps) || homog_minor_nonzero(a, n, k, ulps)) {

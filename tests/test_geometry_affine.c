@@ -8,11 +8,6 @@
 #define PTS(...) ((const int64_t[]){__VA_ARGS__}) /* points, row after row */
 #define S(...) ((const int[]){__VA_ARGS__})        /* the weights s_i */
 
-static int64_t rand_range(tu_rng *r, int64_t range)
-{
-    return (int64_t)(tu_rand(r) % (uint64_t)(2 * range + 1)) - range;
-}
-
 /* The k rows of p (points of R^n, n = p->cols) padded with a ones column. */
 static void homogenise(go_matrix *h, const go_matrix *p)
 {
@@ -55,10 +50,10 @@ static void test_geometry_affine_independent_random(void **state)
                 go_matrix p;
                 go_init(&p, k, n);
                 int64_t num[GO_MAX * GO_MAX];
-                for (size_t c = 0; c < k * n; c++) num[c] = rand_range(&r, t < 10 ? 1 : 999);
+                for (size_t c = 0; c < k * n; c++) num[c] = go_rand_range(&r.s, t < 10 ? 1 : 999);
                 if (k >= 2 && t % 2) { /* last point: an affine combination of the others */
                     int64_t w[GO_MAX], sum = 0;
-                    for (size_t i = 0; i + 2 < k; i++) sum += w[i] = rand_range(&r, 3);
+                    for (size_t i = 0; i + 2 < k; i++) sum += w[i] = go_rand_range(&r.s, 3);
                     w[k - 2] = 1 - sum;
                     for (size_t j = 0; j < n; j++) {
                         num[(k - 1) * n + j] = 0;
@@ -112,6 +107,7 @@ static void test_geometry_affine_independent_cases(void **state)
     assert_true(pdt_affinely_independent(2, 3, pts, 0, NULL, NULL, NULL));
     assert_false(pdt_affinely_independent(2, 4, pts, 0, NULL, NULL, NULL));
     assert_false(pdt_affinely_independent(PDT_DET_MAX, 2, pts, 0, NULL, NULL, NULL));
+    assert_false(pdt_affinely_independent(2, 2, NULL, 0, NULL, NULL, NULL));
     /* Exact doubles without a callback: (0.5,0.5), (1,2), (2,5) are collinear. */
     const double e[2] = {2, 5};
     const double *const line[3] = {a, b, e};
@@ -192,7 +188,7 @@ static void random_lambda(mpq_t *lambda, int *s, size_t n, bool tie, tu_rng *r)
     mpq_set_ui(rest[1], tie ? 1 : 1, tie ? 2 : 1);
     for (size_t i = 0; i < n; i++) {
         s[i] = tu_below(r, 2) ? 1 : -1;
-        mpq_set_si(lambda[i], rand_range(r, 20), 1 + tu_below(r, 9));
+        mpq_set_si(lambda[i], go_rand_range(&r->s, 20), 1 + tu_below(r, 9));
         mpq_canonicalize(lambda[i]);
     }
     if (tie) s[0] = 1, s[1] = -1;
@@ -218,7 +214,7 @@ static void test_geometry_affine_weighted_sign_random(void **state)
             go_matrix p, h, sq;
             go_init(&p, n + 1, n);
             for (size_t k = 0; k < n * n; k++)
-                go_set_decimal(&p, k, rand_range(&r, 99), -(int)tu_below(&r, 3));
+                go_set_decimal(&p, k, go_rand_range(&r.s, 99), -(int)tu_below(&r, 3));
             if (n >= 2 && trial % 7 == 3)
                 for (size_t j = 0; j < n; j++) mpq_set(p.q[(n - 1) * n + j], p.q[j]);
             int s[GO_MAX];

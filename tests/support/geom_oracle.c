@@ -1,6 +1,7 @@
 /* Independent exact oracles for the geometry tests (see geom_oracle.h). */
 #include "geom_oracle.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,6 +46,45 @@ void go_set_product(go_matrix *a, size_t k, size_t i, size_t j)
 {
     mpq_mul(a->q[k], a->q[i], a->q[j]);
     a->d[k] = a->d[i] * a->d[j];
+}
+
+int64_t go_rand_range(uint64_t *state, int64_t range)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15)); /* splitmix64, as tu_rand */
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return (int64_t)(z % (uint64_t)(2 * range + 1)) - range;
+}
+
+double go_adversarial(mpq_srcptr a, int away, unsigned ulps)
+{
+    mpq_t lim, diff, dq;
+    mpq_inits(lim, diff, dq, NULL);
+    mpq_abs(lim, a);
+    mpq_mul_2exp(diff, lim, 10);
+    mpq_sub(lim, diff, lim); /* |a|·(2^10 − 1) */
+    mpz_mul_ui(mpq_numref(lim), mpq_numref(lim), ulps);
+    mpq_div_2exp(lim, lim, 63);
+    const double toward = (away > 0) == (mpq_sgn(a) > 0) ? INFINITY : -INFINITY;
+    double d = mpq_get_d(a), candidate = nextafter(d, mpq_sgn(a) * INFINITY);
+    for (int first = 1;; first = 0) {
+        mpq_set_d(dq, candidate);
+        mpq_sub(diff, dq, a);
+        mpq_abs(diff, diff);
+        if (mpq_cmp(diff, lim) > 0 && !first) break;
+        if (first) { /* start from the nearest double: truncated or the next one out */
+            mpq_set_d(dq, d);
+            mpq_sub(dq, dq, a);
+            mpq_abs(dq, dq);
+            if (mpq_cmp(diff, dq) < 0) d = candidate;
+        } else {
+            d = candidate;
+        }
+        candidate = nextafter(d, toward);
+    }
+    mpq_clears(lim, diff, dq, NULL);
+    return d;
 }
 
 void go_entry(mpq_ptr out, void *ctx, size_t i, size_t j)

@@ -31,6 +31,13 @@ void go_set_product(go_matrix *a, size_t k, size_t i, size_t j);
 /* pdt_entry_fn reading go_matrix entries; ctx is the go_matrix. */
 void go_entry(mpq_ptr out, void *ctx, size_t i, size_t j);
 
+/* Uniform integer in [−range, range] from a splitmix64 state (tu_rng's). */
+int64_t go_rand_range(uint64_t *state, int64_t range);
+/* The double as far from a as the ulps contract allows, |d − a| <=
+ * (1 − 2^-10)·ulps·2^-53·|a|, on the side `away` (+1: |d| > |a|, −1: |d| < |a|);
+ * a nonzero and in the normal range. */
+double go_adversarial(mpq_srcptr a, int away, unsigned ulps);
+
 /* Sign of det(q) for a square matrix by rational Gaussian elimination. */
 int go_det_sign(const go_matrix *a);
 /* Sign of det(q) by Laplace expansion along the first row (m <= 6). */
