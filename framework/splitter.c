@@ -84,7 +84,7 @@ bool pdt_engine_seen_before(pdt_search_state *s, pdt_frame *f, const uint64_t *i
         while (cap < 2 * n_split + 2) cap *= 2;
         free(f->seen_hash);
         free(f->seen_items);
-        f->seen_hash = malloc(cap * sizeof *f->seen_hash);
+        f->seen_hash = calloc(cap, sizeof *f->seen_hash); /* 0 marks a free slot */
         f->seen_items = malloc((size_t)cap * s->words * sizeof *f->seen_items);
         if (!f->seen_hash || !f->seen_items) {
             f->seen_cap = 0;
