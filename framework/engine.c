@@ -335,11 +335,14 @@ static pdt_status try_split(solve_ctx *c, int64_t payload, uint32_t index, pdt_n
         *ll = (pdt_lazy_rules){c->f->lrules, nl, UINT32_MAX, PDT_REL_LEFT};
         *lr = (pdt_lazy_rules){c->f->rrules, nr, UINT32_MAX, PDT_REL_RIGHT};
     }
+    if (c->k == PDT_UNLIMITED) /* no size limit: each child gets all it can use */
+        return try_budgets(c, payload, index, l, ll, r, lr, child_cap, child_cap);
+    /* at most: (k1, k2 > cap) is dominated by (k - 1 - cap, cap), so k1 starts there */
     uint32_t kmax = min_u32(c->k - 1, child_cap);
-    for (uint32_t k1 = 0; k1 <= kmax && !c->done && !s->aborted; k1++) {
+    uint32_t kmin = c->k - 1 > child_cap ? c->k - 1 - child_cap : 0;
+    for (uint32_t k1 = kmin; k1 <= kmax && !c->done && !s->aborted; k1++) {
         uint32_t k2 = c->k - 1 - k1;
-        /* at most: (k1, k2 > cap) is dominated by (k - 1 - cap, cap), tried later */
-        if (k2 > child_cap || (s->exact && (k1 > nl || k2 > nr))) continue;
+        if (s->exact && (k1 > nl || k2 > nr)) continue;
         pdt_status st = try_budgets(c, payload, index, l, ll, r, lr, k1, k2);
         if (st) return st;
         if (reached(c)) c->done = true;
