@@ -367,7 +367,9 @@ static pdt_status search_splits(solve_ctx *c)
         if (st) return st;
         if (!ok) continue;
         s->stats.candidates++;
-        bool degenerate = l.n_items == 0 || r.n_items == 0;
+        /* with rules, a split leaving one side empty repeats a smaller tree; problem
+         * splitters (k-D trees store a point per node) decide for themselves */
+        bool degenerate = s->rs && (l.n_items == 0 || r.n_items == 0);
         if ((!s->exact && degenerate) || (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)))
             continue;
         if (dedup && pdt_engine_seen_before(s, f, l.items, n_split)) continue;
@@ -453,9 +455,10 @@ pdt_status pdt_engine_solve_until(pdt_search_state *s, pdt_node *node, const pdt
     node->n_rules = lz->root == UINT32_MAX ? lz->n : 0;
     pdt_status st = s->pc->leaf(f->v_leaf, s->inst, node, s->err);
     if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
-    /* a leaf is the only tree without budget or without room for two children */
+    /* a leaf is the only tree without budget or (rule splitter: splits partition
+     * the items) without room for two non-empty children */
     uint32_t smallest = s->o.min_leaf > 1 ? s->o.min_leaf : 1;
-    if (k == 0 || (!s->exact && node->n_items < 2 * smallest)) {
+    if (k == 0 || (!s->exact && s->rs && node->n_items < 2 * smallest)) {
         if (s->exact && k) a->set_zero(out);
         else a->set(out, f->v_leaf);
         *found = a->cmp(out, ub) < 0;
