@@ -61,13 +61,14 @@ static void frame_free(const pdt_algebra *alg, pdt_frame *f)
 {
     if (!f) return;
     void **vals[] = {&f->v_leaf, &f->v_best, &f->v_l, &f->v_r, &f->v_c, &f->v_ubl, &f->v_ubr,
-                     &f->v_lb, &f->v_inc, &f->dec.v_l, &f->dec.v_r};
+                     &f->v_lb, &f->v_lb2, &f->v_inc, &f->dec.v_l, &f->dec.v_r};
     for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) value_free(alg, *vals[i]);
     free(f->litems);
     free(f->ritems);
     free(f->lrules);
     free(f->rrules);
     free(f->rules);
+    free(f->sides);
     free(f->seen_hash);
     free(f->seen_items);
     free(f);
@@ -84,9 +85,10 @@ static pdt_frame *frame_new(const pdt_search_state *s)
     f->lrules = malloc(r * sizeof *f->lrules);
     f->rrules = malloc(r * sizeof *f->rrules);
     f->rules = malloc(r * sizeof *f->rules);
-    bool ok = f->litems && f->ritems && f->lrules && f->rrules && f->rules;
+    f->sides = malloc(r * sizeof *f->sides);
+    bool ok = f->litems && f->ritems && f->lrules && f->rrules && f->rules && f->sides;
     void **vals[] = {&f->v_leaf, &f->v_best, &f->v_l, &f->v_r, &f->v_c, &f->v_ubl, &f->v_ubr,
-                     &f->v_lb, &f->v_inc, &f->dec.v_l, &f->dec.v_r};
+                     &f->v_lb, &f->v_lb2, &f->v_inc, &f->dec.v_l, &f->dec.v_r};
     for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
         *vals[i] = value_new(s->alg);
         ok = ok && *vals[i];
@@ -143,11 +145,19 @@ pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, vo
     s->exact = opts->exact_size || !s->alg->selective;
     bool by_items = !s->rs || pdt_ruleset_region_by_items(s->rs);
     s->data_defined = s->rs && pdt_ruleset_data_defined(s->rs);
-    /* Exact-size searches count or use every rule, so only a pure function of
-     * the items may be cached; at-most searches may ignore degenerate rules. */
-    bool items_determine = s->exact ? (!s->rs || s->data_defined) : by_items;
+    /* The admissible rules of a region are those defined inside it minus its
+     * ancestors.  An ancestor still "defined inside" its child region splits it
+     * degenerately, so at-most searches (which never gain from a degenerate
+     * split) may cache by items; exact-size searches count such splits, so
+     * with rules they may not. */
+    bool items_determine = s->exact ? !s->rs : by_items;
     s->memo_on = !opts->no_memo && (pc->flags & PDT_PROBLEM_MEMO) && items_determine;
     s->dedup_on = !s->exact && s->rs && by_items;
+    s->stump_on = !s->exact && s->rs && pc->stump && !opts->trace;
+    if (s->rs) {
+        s->sides = pdt_ruleset_sides(s->rs, 0);
+        pdt_ruleset_def_table(s->rs, &s->def_off, &s->def, &s->group);
+    }
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     if (opts->time_limit > 0) {
         s->has_deadline = true;
@@ -249,7 +259,19 @@ static pdt_status materialise(pdt_search_state *s, pdt_frame *f, pdt_node *node,
     return PDT_OK;
 }
 
-/* Tries the candidate with children l, r and budgets k1, k2 against the incumbent. */
+/* Solves one child against the incumbent, leaving room for a bound on its sibling. */
+static pdt_status solve_child(solve_ctx *c, pdt_node *n, const pdt_lazy_rules *lz, uint32_t k,
+                              const void *other, void *ub, void *out, bool *ok)
+{
+    pdt_search_state *s = c->s;
+    *ok = false;
+    if (!s->alg->residual(ub, c->f->v_inc, other)) return PDT_OK;
+    return pdt_engine_solve(s, n, lz, k, c->drem - 1, ub, ok, out);
+}
+
+/* Tries the candidate with children l, r and budgets k1, k2 against the
+ * incumbent.  The child with the smaller budget is solved first: it is
+ * cheaper and its value tightens the bound of the other. */
 static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt_node *l,
                               const pdt_lazy_rules *ll, pdt_node *r, const pdt_lazy_rules *lr,
                               uint32_t k1, uint32_t k2)
@@ -257,30 +279,39 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     pdt_search_state *s = c->s;
     pdt_frame *f = c->f;
     const pdt_algebra *a = s->alg;
-    bool ok;
-    pdt_status st;
-    /* left: must leave room for the right child's lower bound (0 when unknown) */
-    if (s->pc->lower_bound) {
-        st = s->pc->lower_bound(f->v_c, s->inst, r, k2, s->err);
-        if (st) return st;
-        if (!a->residual(f->v_ubl, f->v_inc, f->v_c)) goto pruned;
-    } else {
+    bool right_first = k2 < k1, ok;
+    pdt_node *n1 = right_first ? r : l, *n2 = right_first ? l : r;
+    const pdt_lazy_rules *z1 = right_first ? lr : ll, *z2 = right_first ? ll : lr;
+    uint32_t b1 = right_first ? k2 : k1, b2 = right_first ? k1 : k2;
+    void *v1 = right_first ? f->v_r : f->v_l, *v2 = right_first ? f->v_l : f->v_r;
+    pdt_status st = PDT_OK;
+    if (s->pc->lower_bound) st = s->pc->lower_bound(f->v_lb2, s->inst, n2, b2, s->err);
+    else a->set_zero(f->v_lb2), st = PDT_OK;
+    if (st) return st;
+    if (!s->pc->lower_bound) { /* no bound known for the sibling: only the incumbent */
         a->set(f->v_ubl, f->v_inc);
-    }
-    st = pdt_engine_solve(s, l, ll, k1, c->drem - 1, f->v_ubl, &ok, f->v_l);
-    if (st) return st;
-    if (!ok) goto pruned;
-    if (!a->residual(f->v_ubr, f->v_inc, f->v_l)) goto pruned;
-    st = pdt_engine_solve(s, r, lr, k2, c->drem - 1, f->v_ubr, &ok, f->v_r);
-    if (st) return st;
-    if (!ok) goto pruned;
-    if (s->pc->branch) {
-        st = s->pc->branch(f->v_c, s->inst, c->node, payload, f->v_l, f->v_r, s->err);
-        if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
+        st = pdt_engine_solve(s, n1, z1, b1, c->drem - 1, f->v_ubl, &ok, v1);
     } else {
-        a->mul(f->v_c, f->v_l, f->v_r);
+        st = solve_child(c, n1, z1, b1, f->v_lb2, f->v_ubl, v1, &ok);
     }
-    if (a->cmp(f->v_c, f->v_inc) >= 0) goto pruned;
+    if (st) return st;
+    if (ok) st = solve_child(c, n2, z2, b2, v1, f->v_ubr, v2, &ok);
+    if (st) return st;
+    if (ok) {
+        if (s->pc->branch) {
+            st = s->pc->branch(f->v_c, s->inst, c->node, payload, f->v_l, f->v_r, s->err);
+            if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
+        } else {
+            a->mul(f->v_c, f->v_l, f->v_r);
+        }
+        ok = a->cmp(f->v_c, f->v_inc) < 0;
+    }
+    if (!ok) {
+        s->stats.pruned++;
+        trace(s, PDT_TRACE_PRUNE, c->node, c->k, payload, l->n_items, r->n_items,
+              "cannot beat the best tree found so far", NULL);
+        return PDT_OK;
+    }
     a->set(f->v_best, f->v_c);
     a->set(f->v_inc, f->v_c);
     f->dec = (pdt_decision){payload, index, k1, true, f->dec.v_l, f->dec.v_r};
@@ -288,11 +319,6 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     a->set(f->dec.v_r, f->v_r);
     c->found = true;
     trace(s, PDT_TRACE_IMPROVE, c->node, c->k, payload, l->n_items, r->n_items, NULL, f->v_best);
-    return PDT_OK;
-pruned:
-    s->stats.pruned++;
-    trace(s, PDT_TRACE_PRUNE, c->node, c->k, payload, l->n_items, r->n_items,
-          "cannot beat the best tree found so far", NULL);
     return PDT_OK;
 }
 
@@ -346,6 +372,30 @@ static pdt_status search_splits(solve_ctx *c)
         st = try_split(c, payload, i, &l, &ll, &r, &lr);
         if (st) return st;
     }
+    return PDT_OK;
+}
+
+/* One branch node left: the problem's tight loop over the admissible rules. */
+static pdt_status stump_node(solve_ctx *c)
+{
+    pdt_search_state *s = c->s;
+    pdt_frame *f = c->f;
+    const pdt_node *node = c->node;
+    for (uint32_t i = 0; i < node->n_rules; i++)
+        f->sides[i] = s->sides + (size_t)node->rules[i] * s->words;
+    uint32_t idx = UINT32_MAX;
+    pdt_status st = s->pc->stump(f->v_c, &idx, s->inst, node, f->sides, node->n_rules, s->o.min_leaf,
+                                 f->v_inc, s->err);
+    if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
+    s->stats.candidates += node->n_rules;
+    if (idx == UINT32_MAX) return PDT_OK;
+    if (idx >= node->n_rules || s->alg->cmp(f->v_c, f->v_inc) >= 0)
+        return pdt_error_set(s->err, PDT_EPLUGIN, "problem plugin \"%s\": stump broke its contract",
+                             s->pc->name);
+    s->alg->set(f->v_best, f->v_c);
+    s->alg->set(f->v_inc, f->v_c);
+    f->dec = (pdt_decision){node->rules[idx], idx, 0, false, f->dec.v_l, f->dec.v_r};
+    c->found = true;
     return PDT_OK;
 }
 
@@ -432,7 +482,8 @@ pdt_status pdt_engine_solve_until(pdt_search_state *s, pdt_node *node, const pdt
     }
     a->set(f->v_inc, c.found ? f->v_best : ub);
     c.done = reached(&c);
-    st = search_splits(&c);
+    if (k == 1 && s->stump_on && !c.done) st = stump_node(&c);
+    else st = search_splits(&c);
     if (st) return st;
     if (!stop) memo_store(s, node, k, drem, c.found, f->v_best, ub, c.found ? &f->dec : NULL);
     if (c.found) a->set(out, f->v_best);

@@ -30,8 +30,9 @@ typedef struct pdt_decision {
 typedef struct pdt_frame {
     uint64_t *litems, *ritems;
     uint32_t *lrules, *rrules, *rules;
+    const uint64_t **sides; /* side bitsets of the node's rules (stump fast path) */
     uint32_t cap_rules;
-    void *v_leaf, *v_best, *v_l, *v_r, *v_c, *v_ubl, *v_ubr, *v_lb, *v_inc;
+    void *v_leaf, *v_best, *v_l, *v_r, *v_c, *v_ubl, *v_ubr, *v_lb, *v_lb2, *v_inc;
     pdt_decision dec;
     /* duplicate-partition filter: hashes and copies of left item sets */
     uint64_t *seen_hash, *seen_items;
@@ -46,7 +47,9 @@ typedef struct pdt_search_state {
     size_t words;
     pdt_search_opts o;
     bool exact;        /* exact-size semantics */
-    bool memo_on, dedup_on, data_defined;
+    bool memo_on, dedup_on, data_defined, stump_on;
+    const uint32_t *def_off, *def, *group; /* the ruleset's defining-point table */
+    const uint64_t *sides;                 /* the ruleset's side bitsets */
     pdt_memo *memo;
     pdt_frame **frames;
     size_t n_frames;

@@ -1,9 +1,18 @@
 /* Exact rational determinants and hyperplane equations. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pdt_linalg.h"
 #include "pdt_plugin.h"
+
+double pdt_filter_double(mpq_srcptr q)
+{
+    if (mpq_sgn(q) == 0) return 0.0;
+    long num = (long)mpz_sizeinbase(mpq_numref(q), 2), den = (long)mpz_sizeinbase(mpq_denref(q), 2);
+    if (num - den > 1000 || num - den < -1000) return NAN;
+    return mpq_get_d(q);
+}
 
 void pdt_mpq_det(mpq_ptr out, size_t m, mpq_t *a)
 {
@@ -93,8 +102,10 @@ void pdt_buf_linear(pdt_buf *out, const mpq_t *coef, size_t n, const char *const
     if (first) pdt_buf_puts(out, "0");
     if (mpz_sgn(g)) mpz_divexact(c[n], c[n], g);
     mpz_neg(v, c[n]);
+    bool negative = mpz_sgn(v) < 0;
+    mpz_abs(v, v);
     char *digits = mpz_get_str(NULL, 10, v);
-    pdt_buf_printf(out, " %s %s", relation, digits ? digits : "?");
+    pdt_buf_printf(out, " %s %s%s", relation, negative ? "−" : "", digits ? digits : "?");
     void (*gmp_free)(void *, size_t);
     mp_get_memory_functions(NULL, NULL, &gmp_free);
     if (digits) gmp_free(digits, strlen(digits) + 1);

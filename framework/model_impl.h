@@ -44,5 +44,11 @@ pdt_status pdt_model_alloc(pdt_model **out, pdt_error *err);
 void pdt_model_measure(pdt_model *m);
 /* Copies names: features and classes from ds. */
 pdt_status pdt_model_set_names(pdt_model *m, const pdt_dataset *ds, pdt_error *err);
+/* Checks the tree's indices: children after their parent and in range, rules
+ * and labels in range, counts present.  Walks that follow it terminate. */
+pdt_status pdt_model_check(const pdt_model *m, pdt_error *err);
+/* Appends the readable text of rule r (its class's describe with the model's
+ * feature names; a generic "family(ints; rationals)" when describe is NULL). */
+pdt_status pdt_model_rule_text(pdt_buf *out, const pdt_model *m, size_t r, pdt_error *err);
 
 #endif

@@ -5,6 +5,11 @@
 
 #include "pdt_geometry.h"
 
+/* The double to hand a filtered predicate for an exact value: mpq_get_d
+ * (within 2 roundings, ulps = 2) when the value is safely inside the normal
+ * double range, NaN otherwise (which sends the predicate to the exact path). */
+double pdt_filter_double(mpq_srcptr q);
+
 /* out = det(a) for the m×m row-major matrix a (a is destroyed). */
 void pdt_mpq_det(mpq_ptr out, size_t m, mpq_t *a);
 

@@ -140,6 +140,10 @@ const pdt_dataset *pdt_ruleset_dataset(const pdt_ruleset *rs);
 bool pdt_ruleset_region_by_items(const pdt_ruleset *rs);
 /* True when every rule uses the data-defined relation (no custom relation). */
 bool pdt_ruleset_data_defined(const pdt_ruleset *rs);
+/* Flat defining-point table: rule r's points are def[off[r] .. off[r+1]), and
+ * group[r] == group[r-1] when rule r has the same defining points as r - 1. */
+void pdt_ruleset_def_table(const pdt_ruleset *rs, const uint32_t **off, const uint32_t **def,
+                           const uint32_t **group);
 
 /* ------------------------------------------------------------ algebra */
 
@@ -227,6 +231,15 @@ struct pdt_problem_class {
                         const pdt_node *node, uint32_t i, pdt_error *err);
     /* Optional extra memo key (e.g. the level mod D of a k-D tree). */
     uint64_t (*memo_key)(void *inst, const pdt_node *node);
+    /* Optional fast path for subtrees with one branch node (the paper's
+     * sodt xs [r]): among n candidate splits of node given by their left-side
+     * bitsets, the best value of DN (DL left) r (DL right) strictly below
+     * bound.  Writes it and its index, or *index = UINT32_MAX when none beats
+     * the bound.  Skips splits with an empty side or a side holding fewer than
+     * min_leaf items.  Used by the rule splitter only. */
+    pdt_status (*stump)(void *value, uint32_t *index, void *inst, const pdt_node *node,
+                        const uint64_t *const *sides, uint32_t n, uint32_t min_leaf,
+                        const void *bound, pdt_error *err);
 };
 
 #define PDT_DEFINE_PROBLEM(ident) const pdt_problem_class pdt_problem_class_##ident

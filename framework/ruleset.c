@@ -16,6 +16,7 @@ struct pdt_ruleset {
     uint64_t *sides;      /* n * words */
     uint16_t *family;     /* family index of each rule */
     uint32_t *local;      /* index of each rule in its family's list */
+    uint32_t *def_off, *def, *group; /* flat defining points and same-points groups */
     size_t n_families;
     const pdt_rule_class *classes[MAX_FAMILIES];
     pdt_rule_list *lists[MAX_FAMILIES];
@@ -134,6 +135,40 @@ static pdt_status compute_sides(pdt_ruleset *rs, pdt_error *err)
     return PDT_OK;
 }
 
+/* The flat defining-point table and the groups of consecutive rules sharing them. */
+static pdt_status build_def_table(pdt_ruleset *rs, pdt_error *err)
+{
+    size_t total = 0;
+    for (size_t f = 0; f < rs->n_families; f++) total += rs->lists[f]->def_len;
+    rs->def_off = malloc((rs->n + 1) * sizeof *rs->def_off);
+    rs->def = malloc((total ? total : 1) * sizeof *rs->def);
+    rs->group = malloc((rs->n ? rs->n : 1) * sizeof *rs->group);
+    if (!rs->def_off || !rs->def || !rs->group) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    size_t at = 0;
+    uint32_t g = 0;
+    for (size_t r = 0; r < rs->n; r++) {
+        size_t n_def;
+        const uint32_t *d = pdt_rule_list_def(rs->lists[rs->family[r]], rs->local[r], &n_def);
+        rs->def_off[r] = (uint32_t)at;
+        bool same = r > 0 && n_def == rs->def_off[r] - rs->def_off[r - 1] &&
+                    memcmp(d, rs->def + rs->def_off[r - 1], n_def * sizeof *d) == 0;
+        if (r > 0 && !same) g++;
+        rs->group[r] = g;
+        memcpy(rs->def + at, d, n_def * sizeof *d);
+        at += n_def;
+    }
+    rs->def_off[rs->n] = (uint32_t)at;
+    return PDT_OK;
+}
+
+void pdt_ruleset_def_table(const pdt_ruleset *rs, const uint32_t **off, const uint32_t **def,
+                           const uint32_t **group)
+{
+    *off = rs->def_off;
+    *def = rs->def;
+    *group = rs->group;
+}
+
 pdt_status pdt_ruleset_build(pdt_ruleset **out, const pdt_dataset *ds, const char *families,
                              const pdt_rule_params *params, pdt_error *err)
 {
@@ -146,6 +181,7 @@ pdt_status pdt_ruleset_build(pdt_ruleset **out, const pdt_dataset *ds, const cha
     pdt_status st = parse_families(rs, families, err);
     if (!st) st = generate_all(rs, params ? params : &none, err);
     if (!st) st = compute_sides(rs, err);
+    if (!st) st = build_def_table(rs, err);
     if (st) {
         pdt_ruleset_free(&rs);
         return st;
@@ -163,6 +199,9 @@ void pdt_ruleset_free(pdt_ruleset **rsp)
         pdt_rule_list_free(&rs->lists[f]);
     }
     free(rs->sides);
+    free(rs->def_off);
+    free(rs->def);
+    free(rs->group);
     free(rs->family);
     free(rs->local);
     free(rs);
@@ -179,7 +218,9 @@ const uint64_t *pdt_ruleset_sides(const pdt_ruleset *rs, size_t r) { return rs->
 
 const uint32_t *pdt_ruleset_def(const pdt_ruleset *rs, size_t r, size_t *n_def)
 {
-    return pdt_rule_list_def(rs->lists[rs->family[r]], rs->local[r], n_def);
+    if (!rs->def_off) return pdt_rule_list_def(rs->lists[rs->family[r]], rs->local[r], n_def);
+    *n_def = rs->def_off[r + 1] - rs->def_off[r];
+    return rs->def + rs->def_off[r];
 }
 
 const pdt_rule_class *pdt_ruleset_class(const pdt_ruleset *rs, size_t r)

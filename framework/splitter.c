@@ -15,24 +15,27 @@ uint32_t pdt_engine_derive_rules(const pdt_search_state *s, uint32_t *out, const
         return lz->n;
     }
     uint32_t m = 0;
-    const pdt_ruleset *rs = s->rs;
-    if (s->data_defined) {
-        const uint64_t *side = pdt_ruleset_sides(rs, lz->root);
-        bool want = lz->dir == PDT_REL_LEFT;
+    if (s->data_defined) { /* rj goes left of root iff its defining points lie left of it */
+        const uint64_t *side = s->sides + (size_t)lz->root * s->words;
+        const uint64_t want = lz->dir == PDT_REL_LEFT;
+        uint32_t last_group = UINT32_MAX;
+        bool keep = false;
         for (uint32_t i = 0; i < lz->n; i++) {
             uint32_t j = lz->from[i];
             if (j == lz->root) continue;
-            size_t n_def;
-            const uint32_t *def = pdt_ruleset_def(rs, j, &n_def);
-            size_t k = 0;
-            while (k < n_def && pdt_bit_get(side, def[k]) == want) k++;
-            if (k == n_def) out[m++] = j;
+            if (s->group[j] != last_group) { /* rules sharing defining points share the answer */
+                last_group = s->group[j];
+                keep = true;
+                for (uint32_t k = s->def_off[j]; k < s->def_off[j + 1] && keep; k++)
+                    keep = ((side[s->def[k] >> 6] >> (s->def[k] & 63)) & 1) == want;
+            }
+            if (keep) out[m++] = j;
         }
         return m;
     }
     for (uint32_t i = 0; i < lz->n; i++) {
         uint32_t j = lz->from[i];
-        if (j != lz->root && (pdt_ruleset_relation(rs, lz->root, j) & lz->dir)) out[m++] = j;
+        if (j != lz->root && (pdt_ruleset_relation(s->rs, lz->root, j) & lz->dir)) out[m++] = j;
     }
     return m;
 }
@@ -62,7 +65,7 @@ pdt_status pdt_engine_split_at(pdt_search_state *s, pdt_frame *f, const pdt_node
         return PDT_OK;
     }
     uint32_t rule = node->rules[i];
-    const uint64_t *side = pdt_ruleset_sides(s->rs, rule);
+    const uint64_t *side = s->sides + (size_t)rule * s->words;
     l->n_items = pdt_bits_and(f->litems, node->items, side, s->words);
     r->n_items = node->n_items - l->n_items;
     pdt_bits_andnot(f->ritems, node->items, side, s->words);
@@ -81,7 +84,7 @@ bool pdt_engine_seen_before(pdt_search_state *s, pdt_frame *f, const uint64_t *i
         while (cap < 2 * n_split + 2) cap *= 2;
         free(f->seen_hash);
         free(f->seen_items);
-        f->seen_hash = malloc(cap * sizeof *f->seen_hash);
+        f->seen_hash = calloc(cap, sizeof *f->seen_hash); /* 0 marks a free slot */
         f->seen_items = malloc((size_t)cap * s->words * sizeof *f->seen_items);
         if (!f->seen_hash || !f->seen_items) {
             f->seen_cap = 0;

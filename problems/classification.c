@@ -59,6 +59,80 @@ static pdt_status cls_lower_bound(void *value, void *inst, const pdt_node *node,
     return PDT_OK;
 }
 
+/* Two classes, unit weights: counts of class 1 on the left decide both leaves. */
+static uint32_t stump_binary(int64_t *best, const cls_inst *c, const pdt_node *node,
+                             const uint64_t *const *sides, uint32_t n, uint32_t lo)
+{
+    const size_t words = c->words;
+    const uint64_t *items = node->items, *c1 = c->class_bits + words;
+    const uint32_t total = node->n_items, ones = pdt_bits_and_count(items, c1, words);
+    int64_t b = *best;
+    uint32_t arg = UINT32_MAX;
+    for (uint32_t i = 0; i < n && b > 0; i++) {
+        const uint64_t *side = sides[i];
+        uint32_t nl = 0, l1 = 0;
+        for (size_t w = 0; w < words; w++) {
+            uint64_t x = items[w] & side[w];
+            nl += (uint32_t)__builtin_popcountll(x);
+            l1 += (uint32_t)__builtin_popcountll(x & c1[w]);
+        }
+        uint32_t nr = total - nl, r1 = ones - l1;
+        if (nl < lo || nr < lo) continue;
+        int64_t cost = (int64_t)(l1 < nl - l1 ? l1 : nl - l1) + (int64_t)(r1 < nr - r1 ? r1 : nr - r1);
+        if (cost < b) {
+            b = cost;
+            arg = i;
+        }
+    }
+    *best = b;
+    return arg;
+}
+
+/* Any number of classes and weights: per-class counts of both sides. */
+static uint32_t stump_general(int64_t *best, const cls_inst *c, const pdt_node *node,
+                              const uint64_t *const *sides, uint32_t n, uint32_t lo, uint64_t *cnt)
+{
+    const size_t words = c->words, k = c->n_classes;
+    uint64_t *all = cnt, *left = cnt + k, *right = cnt + 2 * k;
+    cls_counts(all, c, node->items);
+    int64_t b = *best;
+    uint32_t arg = UINT32_MAX;
+    for (uint32_t i = 0; i < n && b > 0; i++) {
+        uint32_t nl = pdt_bits_and_count(node->items, sides[i], words);
+        if (nl < lo || node->n_items - nl < lo) continue;
+        for (size_t q = 0; q < k; q++) {
+            left[q] = pdt_bits_and3_count(node->items, sides[i], c->class_bits + q * words, words);
+            right[q] = all[q] - left[q];
+        }
+        int64_t cost = cls_leaf_cost(c, left, NULL) + cls_leaf_cost(c, right, NULL);
+        if (cost < b) {
+            b = cost;
+            arg = i;
+        }
+    }
+    *best = b;
+    return arg;
+}
+
+static pdt_status cls_stump(void *value, uint32_t *index, void *inst, const pdt_node *node,
+                            const uint64_t *const *sides, uint32_t n, uint32_t min_leaf,
+                            const void *bound, pdt_error *err)
+{
+    const cls_inst *c = inst;
+    int64_t best = *(const int64_t *)bound;
+    uint32_t lo = min_leaf ? min_leaf : 1;
+    if (!c->weighted && c->n_classes == 2) {
+        *index = stump_binary(&best, c, node, sides, n, lo);
+    } else {
+        uint64_t stack[3 * 64], *cnt = c->n_classes <= 64 ? stack : malloc(3 * c->n_classes * sizeof *cnt);
+        if (!cnt) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        *index = stump_general(&best, c, node, sides, n, lo, cnt);
+        if (cnt != stack) free(cnt);
+    }
+    if (*index != UINT32_MAX) *(int64_t *)value = best;
+    return PDT_OK;
+}
+
 PDT_DEFINE_PROBLEM(classification) = {
     .version = PDT_PROBLEM_V1,
     .name = "classification",
@@ -67,6 +141,7 @@ PDT_DEFINE_PROBLEM(classification) = {
     .algebra = &pdt_algebra_min_int64,
     .leaf = cls_leaf,
     .lower_bound = cls_lower_bound,
+    .stump = cls_stump,
 };
 
 /* ------------------------------------------------------------ weights */

@@ -7,6 +7,7 @@
  * +1 for right.  This depends only on the position of x, so duplicates of a
  * defining point follow its assignment and every side is a connected set.
  * All predicates are exact (pdt_geometry.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 
 typedef struct hp_state {
     size_t n, d;
+    double *x; /* n*d filter inputs: the dataset's doubles, NaN where out of range */
     uint32_t tuple[PDT_DET_MAX];
     bool cached;
     int8_t *sign; /* orientation sign of every row for the cached tuple */
@@ -43,6 +45,7 @@ static void hp_destroy(void *state)
     hp_state *st = state;
     if (!st) return;
     free(st->sign);
+    free(st->x);
     free(st);
 }
 
@@ -56,11 +59,32 @@ static uint64_t choose(size_t n, size_t k)
     return c;
 }
 
+/* Filter inputs: a coordinate whose double is not within the predicates'
+ * error contract (overflowed, underflowed or subnormal) becomes NaN. */
+static void hp_filter_inputs(hp_state *st, const pdt_dataset *ds)
+{
+    mpq_t q;
+    mpq_init(q);
+    for (size_t i = 0; i < st->n; i++) {
+        const double *row = pdt_dataset_row(ds, i);
+        for (size_t j = 0; j < st->d; j++) {
+            double v = row[j];
+            if (v != 0.0 && (!isnormal(v) || fabs(v) > 0x1p1000 || fabs(v) < 0x1p-1000)) v = NAN;
+            if (v == 0.0) {
+                pdt_dataset_value_exact(q, ds, i, j);
+                if (mpq_sgn(q)) v = NAN;
+            }
+            st->x[i * st->d + j] = v;
+        }
+    }
+    mpq_clear(q);
+}
+
 static pdt_status hp_add_tuple(pdt_rule_list *out, const pdt_dataset *ds, const uint32_t *t, size_t d,
                                hp_state *st, pdt_error *err)
 {
     const double *pts[PDT_DET_MAX + 1];
-    for (size_t k = 0; k < d; k++) pts[k] = pdt_dataset_row(ds, t[k]);
+    for (size_t k = 0; k < d; k++) pts[k] = st->x + t[k] * d;
     hp_rows ctx = {ds, t};
     if (!pdt_affinely_independent(d, d, pts, HP_ULPS, hp_entry_rows, &ctx, &st->stats)) return PDT_OK;
     for (int64_t mask = 0; mask < (INT64_C(1) << d); mask++)
@@ -80,13 +104,18 @@ static pdt_status hp_generate(void **state, pdt_rule_list *out, const pdt_datase
         return pdt_error_set(err, PDT_ELIMIT, "C(%zu, %zu)·2^%zu hyperplane rules are too many; "
                              "use fewer items or features", n, d, d);
     hp_state *st = calloc(1, sizeof *st);
-    if (!st || !(st->sign = malloc(n ? n : 1))) {
-        free(st);
+    if (st) {
+        st->sign = malloc(n ? n : 1);
+        st->x = malloc((n * d + 1) * sizeof *st->x);
+    }
+    if (!st || !st->sign || !st->x) {
+        hp_destroy(st);
         return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     }
     st->n = n;
     st->d = d;
     *state = st;
+    hp_filter_inputs(st, ds);
     if (n < d) return PDT_OK;
     uint32_t t[PDT_DET_MAX];
     for (size_t k = 0; k < d; k++) t[k] = (uint32_t)k;
@@ -109,11 +138,11 @@ static void hp_cache_signs(hp_state *st, const pdt_dataset *ds, const uint32_t *
     uint32_t rows[PDT_DET_MAX + 1];
     const double *pts[PDT_DET_MAX + 1];
     memcpy(rows, def, st->d * sizeof *def);
-    for (size_t k = 0; k < st->d; k++) pts[k] = pdt_dataset_row(ds, def[k]);
+    for (size_t k = 0; k < st->d; k++) pts[k] = st->x + def[k] * st->d;
     hp_rows ctx = {ds, rows};
     for (size_t i = 0; i < st->n; i++) {
         rows[st->d] = (uint32_t)i;
-        pts[st->d] = pdt_dataset_row(ds, i);
+        pts[st->d] = st->x + i * st->d;
         st->sign[i] = (int8_t)pdt_orient(st->d, pts, HP_ULPS, hp_entry_rows, &ctx, &st->stats);
     }
 }
@@ -191,7 +220,7 @@ static pdt_status hp_classify(bool *left, const pdt_rule *rule, mpq_srcptr x, si
     const double *pts[PDT_DET_MAX + 1];
     for (size_t k = 0; k <= d; k++) {
         for (size_t j = 0; j < d; j++)
-            coords[k * d + j] = mpq_get_d(k < d ? rule->rats[k * d + j] : &x[j]);
+            coords[k * d + j] = pdt_filter_double(k < d ? rule->rats[k * d + j] : &x[j]);
         pts[k] = coords + k * d;
     }
     hp_exact ctx = {(const mpq_t *)rule->rats, x, d};
@@ -233,7 +262,7 @@ static pdt_status hp_validate(const pdt_rule *rule, size_t dims, pdt_error *err)
     double coords[PDT_DET_MAX * PDT_DET_MAX];
     const double *pts[PDT_DET_MAX];
     for (size_t k = 0; k < dims; k++) {
-        for (size_t j = 0; j < dims; j++) coords[k * dims + j] = mpq_get_d(rule->rats[k * dims + j]);
+        for (size_t j = 0; j < dims; j++) coords[k * dims + j] = pdt_filter_double(rule->rats[k * dims + j]);
         pts[k] = coords + k * dims;
     }
     hp_exact ctx = {(const mpq_t *)rule->rats, NULL, dims};
