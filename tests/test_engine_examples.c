@@ -284,6 +284,25 @@ static void test_examples_demo(void **state)
     check(demo_csv, "hyperplane", 2, PDT_UNLIMITED, 0, 0);
 }
 
+/* (f) Budgets in the cache.  Points (0.25, 2) b, (0.75, 3) b, (2.25, 1) a,
+ * (2.25, 2.75) b, (0.1, 0) a: the rule x1 ≤ 1 separates the classes, so the
+ * optimum is 0 for every K ≥ 1 and any depth limit ≥ 1.  With K = 4 and
+ * depth ≤ 3, children of the root are solved with budgets 2 and 3 under the
+ * same depth limit 2; a subproblem cache that keyed entries by items and
+ * depth but not by budget would return (and rebuild) the wrong subtree — the
+ * random oracle meets this only rarely (K = 4 with depth 3), this example
+ * always. */
+static const char budget_csv[] = "x0,x1,class\n0.25,2,b\n0.75,3,b\n2.25,1,a\n2.25,2.75,b\n0.1,0,a\n";
+
+static void test_examples_budget_in_cache(void **state)
+{
+    (void)state;
+    check(budget_csv, "axis", 4, 3, 0, 0);
+    check(budget_csv, "axis", 4, PDT_UNLIMITED, 0, 0);
+    check(budget_csv, "axis", 1, 1, 0, 0);
+    check(budget_csv, "axis", 0, PDT_UNLIMITED, 0, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_examples_majority_leaf),
         cmocka_unit_test(test_examples_xor_hyperplane),
         cmocka_unit_test(test_examples_demo),
+        cmocka_unit_test(test_examples_budget_in_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -280,11 +280,11 @@ void oracle_stats_print(const oracle_stats *s, const char *family)
 {
     printf("oracle %s: %zu instances (%zu failed), N %zu..%zu, M %zu..%zu rules, %zu weighted\n", family,
            s->instances, s->failures, s->min_n, s->max_n, s->min_m, s->max_m, s->weighted);
-    printf("  K = 0/1/2/3: %zu/%zu/%zu/%zu; depth none/1/2: %zu/%zu/%zu; min_leaf 0/1/2: %zu/%zu/%zu; "
-           "dims 1/2/3: %zu/%zu/%zu; %llu permutations enumerated by the specification\n",
-           s->by_k[0], s->by_k[1], s->by_k[2], s->by_k[3], s->by_depth[0], s->by_depth[1], s->by_depth[2],
-           s->by_min_leaf[0], s->by_min_leaf[1], s->by_min_leaf[2], s->by_dims[1], s->by_dims[2],
-           s->by_dims[3], (unsigned long long)s->permutations);
+    printf("  K = 0/1/2/3/4: %zu/%zu/%zu/%zu/%zu; depth none/1/2/3: %zu/%zu/%zu/%zu; min_leaf 0/1/2: "
+           "%zu/%zu/%zu; dims 1/2/3: %zu/%zu/%zu; %llu permutations enumerated by the specification\n",
+           s->by_k[0], s->by_k[1], s->by_k[2], s->by_k[3], s->by_k[4], s->by_depth[0], s->by_depth[1],
+           s->by_depth[2], s->by_depth[3], s->by_min_leaf[0], s->by_min_leaf[1], s->by_min_leaf[2],
+           s->by_dims[1], s->by_dims[2], s->by_dims[3], (unsigned long long)s->permutations);
     fflush(stdout);
 }
 

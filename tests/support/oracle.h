@@ -49,6 +49,9 @@ typedef struct oracle_stats {
  * decimals (0.1, 0.25, ...), duplicated points, labels, weights, options. */
 void oracle_random_points(oracle_case *c, tu_rng *rng);
 void oracle_random_labels(oracle_case *c, tu_rng *rng);
+/* K ≤ k_max (half of the instances get K = 4 when k_max ≥ 4), reduced until
+ * the specification enumerates at most `budget` k-permutations; depth none,
+ * 1, 2 (or 3 with K = 4); min-leaf 0, 1, 2. */
 void oracle_random_options(oracle_case *c, tu_rng *rng, uint32_t k_max, uint64_t budget);
 
 /* The CSV text of the instance (header x0,x1,..,class). */

@@ -69,13 +69,15 @@ void oracle_random_labels(oracle_case *c, tu_rng *rng)
 void oracle_random_options(oracle_case *c, tu_rng *rng, uint32_t k_max, uint64_t budget)
 {
     static const uint32_t k_pick[] = {0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3};
+    static const uint32_t depths[] = {PDT_UNLIMITED, PDT_UNLIMITED, 1, 2, 3};
     uint32_t k = k_pick[tu_below(rng, sizeof k_pick / sizeof *k_pick)];
+    bool big = k_max >= 4 && tu_below(rng, 2); /* K = 4 (with depth ≤ 3 possible) */
+    if (big) k = 4;
     if (k > k_max) k = k_max;
     size_t m = oracle_rule_count(c);
     while (k > 0 && spec_permutations(m, k) > budget) k--;
     c->k = k;
-    static const uint32_t depths[] = {PDT_UNLIMITED, PDT_UNLIMITED, 1, 2};
-    c->max_depth = depths[tu_below(rng, 4)];
+    c->max_depth = depths[tu_below(rng, big ? 5 : 4)];
     c->min_leaf = tu_below(rng, 3);
 }
 
