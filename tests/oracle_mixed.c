@@ -47,7 +47,8 @@ static void test_oracle_mixed_random(void **state)
 static void test_oracle_mixed_k4(void **state)
 {
     (void)state;
-    assert_int_equal(oracle_run("axis,hyperplane, K <= 4", make_case_k4, BASE_SEED_K4, INSTANCES_K4), 0);
+    assert_int_equal(
+        oracle_run("axis,hyperplane, K <= 4", make_case_k4, BASE_SEED_K4, INSTANCES_K4), 0);
 }
 
 int main(void)

@@ -21,7 +21,8 @@ static pdt_dataset *load(const char *text)
 {
     pdt_dataset *ds = NULL;
     pdt_error err;
-    if (pdt_dataset_read_csv(&ds, text, strlen(text), "example.csv", NULL, &err)) fail_msg("%s", err.message);
+    if (pdt_dataset_read_csv(&ds, text, strlen(text), "example.csv", NULL, &err))
+        fail_msg("%s", err.message);
     return ds;
 }
 
@@ -39,7 +40,8 @@ static void class_weight(mpq_ptr w, const char *weights, const char *name)
 }
 
 /* Misclassifications (weighted) of the model's predictions on its training rows. */
-static void training_errors(mpq_ptr out, const pdt_model *m, const pdt_dataset *ds, const char *weights)
+static void training_errors(mpq_ptr out, const pdt_model *m, const pdt_dataset *ds,
+                            const char *weights)
 {
     size_t n = pdt_dataset_rows(ds);
     uint32_t *pred = malloc(n * sizeof *pred);
@@ -71,7 +73,8 @@ static int64_t spec_optimum(const pdt_dataset *ds, const example *e, const int64
     for (size_t i = 0; i < n; i++) p.label[i] = pdt_dataset_label(ds, i);
     for (size_t c = 0; weights && c < pdt_dataset_classes(ds); c++) p.class_weight[c] = weights[c];
     for (size_t r = 0; r < m; r++) {
-        for (size_t i = 0; i < n; i++) spec_set_left(&p, r, i, (pdt_ruleset_sides(rs, r)[i / 64] >> (i % 64)) & 1);
+        for (size_t i = 0; i < n; i++)
+            spec_set_left(&p, r, i, (pdt_ruleset_sides(rs, r)[i / 64] >> (i % 64)) & 1);
         size_t n_def;
         const uint32_t *def = pdt_ruleset_def(rs, r, &n_def);
         spec_set_def(&p, r, def, n_def);
@@ -86,10 +89,14 @@ static int64_t spec_optimum(const pdt_dataset *ds, const example *e, const int64
 
 /* Fits e with every engine variant; checks the optimum `want` (a rational as
  * text), the model, and the specification (spec_want, in weight units). */
-static void check_example(const example *e, const char *want, int64_t spec_want, const int64_t *spec_weights)
+static void check_example(const example *e, const char *want, int64_t spec_want,
+                          const int64_t *spec_weights)
 {
     pdt_dataset *ds = load(e->csv);
-    static const struct { pdt_engine engine; bool no_memo; } variants[] = {
+    static const struct {
+        pdt_engine engine;
+        bool no_memo;
+    } variants[] = {
         {PDT_ENGINE_FUSED, false}, {PDT_ENGINE_FUSED, true}, {PDT_ENGINE_COMBINATIONS, false}};
     mpq_t expect, got, errors;
     mpq_inits(expect, got, errors, NULL);
@@ -112,8 +119,8 @@ static void check_example(const example *e, const char *want, int64_t spec_want,
         if (!mpq_equal(got, expect)) {
             char text[64];
             gmp_snprintf(text, sizeof text, "%Qd", got);
-            fail_msg("%s, --rules %s, K = %u, engine variant %zu: optimum %s, expected %s", e->csv, e->rules,
-                     e->k, v, text, want);
+            fail_msg("%s, --rules %s, K = %u, engine variant %zu: optimum %s, expected %s", e->csv,
+                     e->rules, e->k, v, text, want);
         }
         assert_true(pdt_model_size(m) <= e->k);
         assert_true(pdt_model_depth(m) <= pdt_model_size(m));
@@ -127,7 +134,8 @@ static void check_example(const example *e, const char *want, int64_t spec_want,
     pdt_dataset_free(&ds);
 }
 
-static void check(const char *csv, const char *rules, uint32_t k, uint32_t depth, uint32_t min_leaf, int64_t want)
+static void check(const char *csv, const char *rules, uint32_t k, uint32_t depth, uint32_t min_leaf,
+                  int64_t want)
 {
     example e = {csv, rules, k, depth, min_leaf, NULL};
     char text[32];
@@ -144,7 +152,7 @@ static void check(const char *csv, const char *rules, uint32_t k, uint32_t depth
  * depth ≤ 1 only the root cut is possible: 2. */
 static const char xor_csv[] = "x,y,class\n0,0,a\n1,1,a\n0,1,b\n1,0,b\n";
 
-static void test_examples_xor_axis(void **state)
+static void test_engine_examples_xor_axis(void **state)
 {
     (void)state;
     check(xor_csv, "axis", 0, PDT_UNLIMITED, 0, 2);
@@ -166,7 +174,7 @@ static void test_examples_xor_axis(void **state)
  * which the majority leaf already achieves. */
 static const char chain_csv[] = "x,y,class\n0,2,a\n1,0,a\n2,2,a\n1,2,b\n";
 
-static void test_examples_depth_limit(void **state)
+static void test_engine_examples_depth_limit(void **state)
 {
     (void)state;
     check(chain_csv, "axis", 3, PDT_UNLIMITED, 0, 0);
@@ -194,7 +202,7 @@ static void test_examples_depth_limit(void **state)
  * x ≤ 3: 0; min-leaf 3 forbids every split: 1. */
 static const char minleaf_csv[] = "x,class\n1,a\n2,a\n3,a\n4,b\n";
 
-static void test_examples_min_leaf(void **state)
+static void test_engine_examples_min_leaf(void **state)
 {
     (void)state;
     check(minleaf_csv, "axis", 1, PDT_UNLIMITED, 0, 0);
@@ -210,7 +218,7 @@ static void test_examples_min_leaf(void **state)
  * a = 0.5: (0.5·2 + 3) − max(1, 3) = 1, predicting b. */
 static const char majority_csv[] = "x,class\n1,a\n2,b\n3,a\n4,b\n5,b\n";
 
-static void test_examples_majority_leaf(void **state)
+static void test_engine_examples_majority_leaf(void **state)
 {
     (void)state;
     check(majority_csv, "axis", 0, PDT_UNLIMITED, 0, 2);
@@ -244,7 +252,7 @@ static void test_examples_majority_leaf(void **state)
  * (0,0), leaves {(0,0), (0,1), (1,0)} | {(1,1)}: 1 error.  Two lines: below
  * it, the same two points with the other assignment cut (0,0) from the b
  * points (its defining points lie in the region): 0. */
-static void test_examples_xor_hyperplane(void **state)
+static void test_engine_examples_xor_hyperplane(void **state)
 {
     (void)state;
     check(xor_csv, "hyperplane", 0, PDT_UNLIMITED, 0, 2);
@@ -269,11 +277,12 @@ static void test_examples_xor_hyperplane(void **state)
  * (class 0) between the two corners: 0.  The lower bounds of the K = 2 axis
  * and K = 1 line optima (3) are what `pdt demo` prints; they are confirmed
  * here by the brute-force specification (480 line rules, 229 920 pairs). */
-static const char demo_csv[] = "x,y,class\n"
-                               "1,1,0\n2,1,0\n1,2,0\n2,2,0\n4,4,0\n5,5,0\n6,6,0\n7,6,0\n6,7,0\n7,7,0\n"
-                               "1,6,1\n2,7,1\n1,7,1\n6,1,1\n7,2,1\n7,1,1\n";
+static const char demo_csv[] =
+    "x,y,class\n"
+    "1,1,0\n2,1,0\n1,2,0\n2,2,0\n4,4,0\n5,5,0\n6,6,0\n7,6,0\n6,7,0\n7,7,0\n"
+    "1,6,1\n2,7,1\n1,7,1\n6,1,1\n7,2,1\n7,1,1\n";
 
-static void test_examples_demo(void **state)
+static void test_engine_examples_demo(void **state)
 {
     (void)state;
     check(demo_csv, "axis", 0, PDT_UNLIMITED, 0, 6);
@@ -292,9 +301,10 @@ static void test_examples_demo(void **state)
  * depth but not by budget would return (and rebuild) the wrong subtree — the
  * random oracle meets this only rarely (K = 4 with depth 3), this example
  * always. */
-static const char budget_csv[] = "x0,x1,class\n0.25,2,b\n0.75,3,b\n2.25,1,a\n2.25,2.75,b\n0.1,0,a\n";
+static const char budget_csv[] =
+    "x0,x1,class\n0.25,2,b\n0.75,3,b\n2.25,1,a\n2.25,2.75,b\n0.1,0,a\n";
 
-static void test_examples_budget_in_cache(void **state)
+static void test_engine_examples_budget_in_cache(void **state)
 {
     (void)state;
     check(budget_csv, "axis", 4, 3, 0, 0);
@@ -306,13 +316,13 @@ static void test_examples_budget_in_cache(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_examples_xor_axis),
-        cmocka_unit_test(test_examples_depth_limit),
-        cmocka_unit_test(test_examples_min_leaf),
-        cmocka_unit_test(test_examples_majority_leaf),
-        cmocka_unit_test(test_examples_xor_hyperplane),
-        cmocka_unit_test(test_examples_demo),
-        cmocka_unit_test(test_examples_budget_in_cache),
+        cmocka_unit_test(test_engine_examples_xor_axis),
+        cmocka_unit_test(test_engine_examples_depth_limit),
+        cmocka_unit_test(test_engine_examples_min_leaf),
+        cmocka_unit_test(test_engine_examples_majority_leaf),
+        cmocka_unit_test(test_engine_examples_xor_hyperplane),
+        cmocka_unit_test(test_engine_examples_demo),
+        cmocka_unit_test(test_engine_examples_budget_in_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,7 +45,8 @@ static void test_spec_relation_1d(void **state)
     (void)state;
     spec_problem p;
     make_1d(&p);
-    static const char want[3][3] = {{0, 'R', 'R'}, {'L', 0, 'R'}, {'L', 'L', 0}}; /* [i][j]: r_j wrt r_i */
+    static const char want[3][3] = {
+        {0, 'R', 'R'}, {'L', 0, 'R'}, {'L', 'L', 0}}; /* [i][j]: r_j wrt r_i */
     for (size_t i = 0; i < 3; i++)
         for (size_t j = 0; j < 3; j++) assert_int_equal(spec_relation(&p, i, j), want[i][j]);
     spec_problem_free(&p);
@@ -56,7 +57,8 @@ static void test_spec_decode_1d(void **state)
     (void)state;
     spec_problem p;
     make_1d(&p);
-    static const uint32_t perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    static const uint32_t perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                         {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     static const bool valid[6] = {true, true, true, false, true, true};
     static const uint32_t depth[6] = {3, 3, 2, 0, 3, 3};
     for (size_t k = 0; k < 6; k++) {
@@ -83,7 +85,8 @@ static void test_spec_decode_1d(void **state)
     spec_problem_free(&p);
 }
 
-static void solve(spec_result *r, const spec_problem *p, uint32_t k, uint32_t depth, uint32_t min_leaf)
+static void solve(spec_result *r, const spec_problem *p, uint32_t k, uint32_t depth,
+                  uint32_t min_leaf)
 {
     spec_limits lim = {k, depth, min_leaf};
     spec_solve(r, p, &lim);
@@ -171,10 +174,8 @@ static void test_spec_weighted_leaf(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_spec_relation_1d),
-        cmocka_unit_test(test_spec_decode_1d),
-        cmocka_unit_test(test_spec_solve_1d),
-        cmocka_unit_test(test_spec_unrelated_rules),
+        cmocka_unit_test(test_spec_relation_1d),   cmocka_unit_test(test_spec_decode_1d),
+        cmocka_unit_test(test_spec_solve_1d),      cmocka_unit_test(test_spec_unrelated_rules),
         cmocka_unit_test(test_spec_weighted_leaf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,8 @@ bool oracle_fail(oracle_check_ctx *x, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(x->log + x->len, sizeof x->log - x->len - 1, fmt, ap);
     va_end(ap);
-    if (n > 0) x->len += (size_t)n < sizeof x->log - x->len - 1 ? (size_t)n : sizeof x->log - x->len - 2;
+    if (n > 0)
+        x->len += (size_t)n < sizeof x->log - x->len - 1 ? (size_t)n : sizeof x->log - x->len - 2;
     x->log[x->len++] = '\n';
     x->log[x->len] = '\0';
     return false;
@@ -40,7 +41,8 @@ size_t oracle_rule_count(const oracle_case *c)
     pdt_ruleset *rs = NULL;
     pdt_rule_params params = {0, NULL};
     if (!ds || pdt_ruleset_build(&rs, ds, c->rules, &params, &err))
-        fail_msg("oracle instance (seed %#llx): %s\n%s", (unsigned long long)c->seed, err.message, csv);
+        fail_msg("oracle instance (seed %#llx): %s\n%s", (unsigned long long)c->seed, err.message,
+                 csv);
     size_t m = pdt_ruleset_size(rs);
     pdt_ruleset_free(&rs);
     pdt_dataset_free(&ds);
@@ -93,14 +95,16 @@ static const engine_variant variants[] = {
 };
 
 /* Check (4): size, depth and the misclassifications of the predictions. */
-static void check_model(oracle_check_ctx *x, const pdt_model *m, const pdt_dataset *ds, const char *name)
+static void check_model(oracle_check_ctx *x, const pdt_model *m, const pdt_dataset *ds,
+                        const char *name)
 {
     const oracle_case *c = x->c;
     uint32_t size = pdt_model_size(m), depth = pdt_model_depth(m);
     if (!pdt_model_optimal(m)) oracle_fail(x, "%s: the model is not flagged optimal", name);
     if (size > c->k) oracle_fail(x, "%s: model size %u > K = %u", name, size, c->k);
     if (depth > size || (c->max_depth != PDT_UNLIMITED && depth > c->max_depth))
-        oracle_fail(x, "%s: model depth %u (size %u, D = %d)", name, depth, size, (int)c->max_depth);
+        oracle_fail(x, "%s: model depth %u (size %u, D = %d)", name, depth, size,
+                    (int)c->max_depth);
     uint32_t pred[ORACLE_MAX_ROWS];
     pdt_error err;
     pdt_error_clear(&err);
@@ -110,7 +114,8 @@ static void check_model(oracle_check_ctx *x, const pdt_model *m, const pdt_datas
     }
     int64_t wrong = 0; /* in the specification's weight units */
     for (size_t i = 0; i < c->n; i++)
-        if (pred[i] >= pdt_model_classes(m) || strcmp(pdt_model_class_name(m, pred[i]), c->names[c->label[i]]))
+        if (pred[i] >= pdt_model_classes(m) ||
+            strcmp(pdt_model_class_name(m, pred[i]), c->names[c->label[i]]))
             wrong += c->weighted ? c->weight4[c->label[i]] : 1;
     mpq_t obj, got;
     mpq_inits(obj, got, NULL);
@@ -156,14 +161,16 @@ static void check_engine(oracle_check_ctx *x, const pdt_dataset *ds, const engin
     mpq_set_si(want, sr->best, c->weighted ? 4 : 1);
     mpq_canonicalize(want);
     if (!mpq_equal(obj, want))
-        oracle_fail(x, "%s: optimum %g, the specification says %g", v->name, mpq_get_d(obj), mpq_get_d(want));
+        oracle_fail(x, "%s: optimum %g, the specification says %g", v->name, mpq_get_d(obj),
+                    mpq_get_d(want));
     mpq_clears(obj, want, NULL);
     check_model(x, m, ds, v->name);
     pdt_model_free(&m);
 }
 
 /* Check (5): pdt_count for every k ≤ K. */
-static void check_counts(oracle_check_ctx *x, const pdt_dataset *ds, const spec_result *sr, size_t m)
+static void check_counts(oracle_check_ctx *x, const pdt_dataset *ds, const spec_result *sr,
+                         size_t m)
 {
     const oracle_case *c = x->c;
     pdt_rule_params params = {0, NULL};
@@ -174,16 +181,16 @@ static void check_counts(oracle_check_ctx *x, const pdt_dataset *ds, const spec_
         pdt_error_clear(&err);
         mpz_t perms;
         mpz_init_set_ui(perms, 1);
-        for (uint32_t j = 0; j < k; j++) mpz_mul_ui(perms, perms, m >= j ? (unsigned long)(m - j) : 0);
+        for (uint32_t j = 0; j < k; j++)
+            mpz_mul_ui(perms, perms, m >= j ? (unsigned long)(m - j) : 0);
         if (pdt_count(&rep, ds, c->rules, &params, k, c->min_leaf, &err))
             oracle_fail(x, "pdt_count(%u) failed: %s", k, err.message);
         else if (mpz_cmp_ui(rep.proper, sr->count[k]) != 0) {
             char got[64];
             gmp_snprintf(got, sizeof got, "%Zd", rep.proper);
-            oracle_fail(x, "pdt_count(%u, min_leaf %u) = %s, the specification counts %llu", k, c->min_leaf,
-                        got, (unsigned long long)sr->count[k]);
-        }
-        else if (rep.n_rules != m || mpz_cmp(rep.permutations, perms) != 0)
+            oracle_fail(x, "pdt_count(%u, min_leaf %u) = %s, the specification counts %llu", k,
+                        c->min_leaf, got, (unsigned long long)sr->count[k]);
+        } else if (rep.n_rules != m || mpz_cmp(rep.permutations, perms) != 0)
             oracle_fail(x, "pdt_count(%u): %zu rules, expected %zu", k, rep.n_rules, m);
         mpz_clear(perms);
         pdt_count_report_clear(&rep);
@@ -195,11 +202,14 @@ void oracle_print_case(const oracle_case *c)
     char csv[CSV_CAP], weights[128];
     oracle_csv(csv, sizeof csv, c);
     weights_text(weights, sizeof weights, c);
-    printf("==== oracle instance (seed %#llx): --rules %s, K = %u, D = ", (unsigned long long)c->seed,
-           c->rules, c->k);
-    if (c->max_depth == PDT_UNLIMITED) printf("none");
-    else printf("%u", c->max_depth);
-    printf(", min_leaf = %u, class weights: %s\n%s", c->min_leaf, c->weighted ? weights : "none", csv);
+    printf("==== oracle instance (seed %#llx): --rules %s, K = %u, D = ",
+           (unsigned long long)c->seed, c->rules, c->k);
+    if (c->max_depth == PDT_UNLIMITED)
+        printf("none");
+    else
+        printf("%u", c->max_depth);
+    printf(", min_leaf = %u, class weights: %s\n%s", c->min_leaf, c->weighted ? weights : "none",
+           csv);
     fflush(stdout);
 }
 
@@ -220,7 +230,8 @@ static void print_failure(const oracle_check_ctx *x, const spec_result *sr)
     fflush(stdout);
 }
 
-static void add_stats(oracle_stats *s, const oracle_case *c, size_t m, const spec_result *sr, bool ok)
+static void add_stats(oracle_stats *s, const oracle_case *c, size_t m, const spec_result *sr,
+                      bool ok)
 {
     s->instances++;
     s->failures += !ok;
@@ -246,7 +257,8 @@ bool oracle_check(const oracle_case *c, oracle_stats *stats)
     pdt_dataset *ds = load(csv, &err);
     pdt_ruleset *rs = NULL;
     pdt_rule_params params = {0, NULL};
-    if (!ds) oracle_fail(&x, "the CSV text does not load: %s", err.message);
+    if (!ds)
+        oracle_fail(&x, "the CSV text does not load: %s", err.message);
     else if (pdt_ruleset_build(&rs, ds, c->rules, &params, &err))
         oracle_fail(&x, "pdt_ruleset_build: %s", err.message);
     spec_result sr;
@@ -256,11 +268,13 @@ bool oracle_check(const oracle_case *c, oracle_stats *stats)
         oracle_check_sides(&x, rs);
         spec_problem sp;
         spec_from_ruleset(&sp, c, rs);
-        spec_limits lim = {c->k, c->max_depth == PDT_UNLIMITED ? SPEC_NO_LIMIT : c->max_depth, c->min_leaf};
+        spec_limits lim = {c->k, c->max_depth == PDT_UNLIMITED ? SPEC_NO_LIMIT : c->max_depth,
+                           c->min_leaf};
         spec_solve(&sr, &sp, &lim);
         spec_problem_free(&sp);
         solved = true;
-        for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) check_engine(&x, ds, &variants[v], &sr);
+        for (size_t v = 0; v < sizeof variants / sizeof *variants; v++)
+            check_engine(&x, ds, &variants[v], &sr);
         check_counts(&x, ds, &sr, m);
     }
     if (x.failed) print_failure(&x, solved ? &sr : NULL);
@@ -278,13 +292,14 @@ void oracle_stats_init(oracle_stats *s)
 
 void oracle_stats_print(const oracle_stats *s, const char *family)
 {
-    printf("oracle %s: %zu instances (%zu failed), N %zu..%zu, M %zu..%zu rules, %zu weighted\n", family,
-           s->instances, s->failures, s->min_n, s->max_n, s->min_m, s->max_m, s->weighted);
-    printf("  K = 0/1/2/3/4: %zu/%zu/%zu/%zu/%zu; depth none/1/2/3: %zu/%zu/%zu/%zu; min_leaf 0/1/2: "
-           "%zu/%zu/%zu; dims 1/2/3: %zu/%zu/%zu; %llu permutations enumerated by the specification\n",
-           s->by_k[0], s->by_k[1], s->by_k[2], s->by_k[3], s->by_k[4], s->by_depth[0], s->by_depth[1],
-           s->by_depth[2], s->by_depth[3], s->by_min_leaf[0], s->by_min_leaf[1], s->by_min_leaf[2],
-           s->by_dims[1], s->by_dims[2], s->by_dims[3], (unsigned long long)s->permutations);
+    printf("oracle %s: %zu instances (%zu failed), N %zu..%zu, M %zu..%zu rules, %zu weighted\n",
+           family, s->instances, s->failures, s->min_n, s->max_n, s->min_m, s->max_m, s->weighted);
+    printf(
+        "  K = 0/1/2/3/4: %zu/%zu/%zu/%zu/%zu; depth none/1/2/3: %zu/%zu/%zu/%zu; min_leaf 0/1/2: "
+        "%zu/%zu/%zu; dims 1/2/3: %zu/%zu/%zu; %llu permutations enumerated by the specification\n",
+        s->by_k[0], s->by_k[1], s->by_k[2], s->by_k[3], s->by_k[4], s->by_depth[0], s->by_depth[1],
+        s->by_depth[2], s->by_depth[3], s->by_min_leaf[0], s->by_min_leaf[1], s->by_min_leaf[2],
+        s->by_dims[1], s->by_dims[2], s->by_dims[3], (unsigned long long)s->permutations);
     fflush(stdout);
 }
 

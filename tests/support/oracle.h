@@ -25,16 +25,16 @@
 #define ORACLE_UNIT 20 /* coordinates are integers counting 1/20 */
 
 typedef struct oracle_case {
-    const char *rules;                              /* "axis", "hyperplane", "axis,hyperplane" */
+    const char *rules; /* "axis", "hyperplane", "axis,hyperplane" */
     size_t n, dims, n_classes;
-    int32_t x[ORACLE_MAX_ROWS][ORACLE_MAX_DIMS];    /* coordinate · ORACLE_UNIT */
-    uint8_t style[ORACLE_MAX_ROWS][ORACLE_MAX_DIMS];/* how the CSV spells it (0..2) */
-    uint32_t label[ORACLE_MAX_ROWS];                /* class index < n_classes */
-    const char *const *names;                       /* class names, n_classes of them */
+    int32_t x[ORACLE_MAX_ROWS][ORACLE_MAX_DIMS];     /* coordinate · ORACLE_UNIT */
+    uint8_t style[ORACLE_MAX_ROWS][ORACLE_MAX_DIMS]; /* how the CSV spells it (0..2) */
+    uint32_t label[ORACLE_MAX_ROWS];                 /* class index < n_classes */
+    const char *const *names;                        /* class names, n_classes of them */
     bool weighted;
-    int64_t weight4[ORACLE_MAX_CLASSES];            /* class weights · 4 (when weighted) */
-    uint32_t k, max_depth, min_leaf;                /* max_depth PDT_UNLIMITED: none */
-    uint64_t seed;                                  /* the generator's seed, for messages */
+    int64_t weight4[ORACLE_MAX_CLASSES]; /* class weights · 4 (when weighted) */
+    uint32_t k, max_depth, min_leaf;     /* max_depth PDT_UNLIMITED: none */
+    uint64_t seed;                       /* the generator's seed, for messages */
 } oracle_case;
 
 /* Totals over the instances checked so far (for the summary line). */

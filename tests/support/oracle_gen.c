@@ -8,7 +8,8 @@
 #include "oracle.h"
 #include "spec.h"
 
-static const int32_t decimals[] = {2, 5, 7, 10, 15, 30, 45, 55}; /* 0.1 0.25 0.35 0.5 0.75 1.5 2.25 2.75 */
+static const int32_t decimals[] = {2,  5,  7,  10,
+                                   15, 30, 45, 55}; /* 0.1 0.25 0.35 0.5 0.75 1.5 2.25 2.75 */
 
 static const char *const names_letters[] = {"a", "b", "c"};
 static const char *const names_numbers[] = {"2", "10", "1"}; /* numeric order differs from bytes */
@@ -25,7 +26,7 @@ void oracle_random_points(oracle_case *c, tu_rng *rng)
 {
     static const uint32_t decimal_percent[] = {0, 0, 15, 30, 100};
     uint32_t dec = decimal_percent[tu_below(rng, 5)];
-    uint32_t dup_percent = tu_below(rng, 3) * 10; /* 0, 10 or 20 % duplicated rows */
+    uint32_t dup_percent = tu_below(rng, 3) * 10;          /* 0, 10 or 20 % duplicated rows */
     bool on_lines = c->dims >= 2 && tu_below(rng, 5) == 0; /* points on x1 = x0 or x1 = 3 − x0 */
     for (size_t i = 0; i < c->n; i++) {
         if (i > 0 && tu_below(rng, 100) < dup_percent) {

@@ -42,7 +42,8 @@ static bool check_axis_rule(oracle_check_ctx *x, const pdt_ruleset *rs, size_t r
     pdt_rule_clear(&rule);
     for (size_t i = 0; i < c->n && j < c->dims; i++)
         if (left_bit(rs, r, i) != (c->x[i][j] <= c->x[p][j]))
-            return oracle_fail(x, "axis rule %zu (x%zu <= row %zu): row %zu on the wrong side", r, j, p, i);
+            return oracle_fail(x, "axis rule %zu (x%zu <= row %zu): row %zu on the wrong side", r,
+                               j, p, i);
     return !x->failed;
 }
 
@@ -148,7 +149,8 @@ static uint64_t check_hyperplane_rule(oracle_check_ctx *x, const pdt_ruleset *rs
         int o = sign_of(det(d + 1, m));
         bool left = o < 0 || (o == 0 && weighted_sign(c, p, i, s) <= 0);
         if (left != left_bit(rs, r, i))
-            return oracle_fail(x, "hyperplane rule %zu (rows %u..): row %zu on the wrong side", r, p[0], i);
+            return oracle_fail(x, "hyperplane rule %zu (rows %u..): row %zu on the wrong side", r,
+                               p[0], i);
     }
     uint64_t key = 1; /* rows sorted with their assignment bits: 5 bits per point */
     for (uint32_t row = 0; row < c->n; row++)
@@ -174,13 +176,16 @@ void oracle_check_sides(oracle_check_ctx *x, const pdt_ruleset *rs)
             oracle_fail(x, "rule %zu of unexpected family %s", r, family);
         }
     }
-    bool want_axis = strstr(c->rules, "axis") != NULL, want_hp = strstr(c->rules, "hyperplane") != NULL;
+    bool want_axis = strstr(c->rules, "axis") != NULL,
+         want_hp = strstr(c->rules, "hyperplane") != NULL;
     if (!x->failed && n_axis != (want_axis ? c->n * c->dims : 0))
         oracle_fail(x, "%zu axis rules, expected %zu", n_axis, want_axis ? c->n * c->dims : 0);
     size_t want = want_hp ? independent_tuples(c) << c->dims : 0;
-    if (!x->failed && n_hp != want) oracle_fail(x, "%zu hyperplane rules, expected %zu", n_hp, want);
+    if (!x->failed && n_hp != want)
+        oracle_fail(x, "%zu hyperplane rules, expected %zu", n_hp, want);
     qsort(keys, n_hp, sizeof *keys, cmp_u64);
     for (size_t k = 1; k < n_hp && !x->failed; k++)
-        if (keys[k] == keys[k - 1]) oracle_fail(x, "a hyperplane rule (points and assignment) occurs twice");
+        if (keys[k] == keys[k - 1])
+            oracle_fail(x, "a hyperplane rule (points and assignment) occurs twice");
     free(keys);
 }

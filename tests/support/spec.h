@@ -31,10 +31,10 @@
 
 typedef struct spec_problem {
     size_t n_rows, n_rules, n_classes;
-    uint32_t *label;        /* class of each row, < n_classes */
-    int64_t *class_weight;  /* integer weight of each class (all 1 by default) */
-    uint64_t *left;         /* left side of each rule: bit i = row i */
-    uint32_t **def;         /* defining points (rows) of each rule */
+    uint32_t *label;       /* class of each row, < n_classes */
+    int64_t *class_weight; /* integer weight of each class (all 1 by default) */
+    uint64_t *left;        /* left side of each rule: bit i = row i */
+    uint32_t **def;        /* defining points (rows) of each rule */
     size_t *n_def;
 } spec_problem;
 
@@ -60,9 +60,9 @@ bool spec_decode(spec_tree *t, const spec_problem *p, const uint32_t *perm, size
 
 /* Downward accumulation over every row. */
 typedef struct spec_eval {
-    int64_t cost;       /* Σ of the leaf costs */
-    uint32_t depth;     /* branch levels on the longest root-leaf path */
-    uint32_t min_leaf;  /* fewest items in a leaf */
+    int64_t cost;      /* Σ of the leaf costs */
+    uint32_t depth;    /* branch levels on the longest root-leaf path */
+    uint32_t min_leaf; /* fewest items in a leaf */
 } spec_eval;
 
 void spec_evaluate(spec_eval *e, const spec_problem *p, const spec_tree *t);
@@ -74,11 +74,11 @@ typedef struct spec_limits {
 } spec_limits;
 
 typedef struct spec_result {
-    int64_t best;                       /* odt_K */
-    size_t best_k;                      /* a minimiser: its size and permutation */
+    int64_t best;  /* odt_K */
+    size_t best_k; /* a minimiser: its size and permutation */
     uint32_t best_perm[SPEC_MAX_K];
-    uint64_t count[SPEC_MAX_K + 1];     /* valid k-permutations passing min-leaf, k ≤ K */
-    uint64_t permutations;              /* k-permutations examined, k ≤ K */
+    uint64_t count[SPEC_MAX_K + 1]; /* valid k-permutations passing min-leaf, k ≤ K */
+    uint64_t permutations;          /* k-permutations examined, k ≤ K */
 } spec_result;
 
 void spec_solve(spec_result *r, const spec_problem *p, const spec_limits *lim);
