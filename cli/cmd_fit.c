@@ -16,7 +16,10 @@ static cli_option fit_options[] = {
     {"degree", 0, "G", "polynomial degree of hypersurface rules", NULL},
     {"rule-options", 0, "TEXT", "plugin-specific key=value,... options", NULL},
     {"class-weights", 0, "SPEC", "misclassification weights, e.g. \"0=1,1=2.5\"", NULL},
-    {"engine", 0, "NAME", "fused (default), combinations (the paper's driver) or backend", NULL},
+    {"engine", 0, "NAME", "auto (default: the family's backend if any, else fused), fused, "
+                          "combinations (the paper's driver) or backend", NULL},
+    {"sparse", 0, "ALPHA", "minimise errors/N + ALPHA·(branch nodes), ALPHA an exact decimal", NULL},
+    {"lexicographic", 0, NULL, "fewest branch nodes among the most accurate trees", NULL},
     {"no-memo", 0, NULL, "do not cache subproblems", NULL},
     {"memo-mb", 0, "MB", "subproblem cache size in MiB (default 1024)", NULL},
     {"time-limit", 0, "S", "stop after S seconds with the best tree so far (not proven optimal)", NULL},
@@ -40,11 +43,12 @@ static void fit_help(FILE *out)
 
 static bool parse_engine(pdt_fit_options *fo, const char *v)
 {
-    if (!v || strcmp(v, "fused") == 0) fo->engine = PDT_ENGINE_FUSED;
+    if (!v || strcmp(v, "auto") == 0) fo->engine = PDT_ENGINE_AUTO;
+    else if (strcmp(v, "fused") == 0) fo->engine = PDT_ENGINE_FUSED;
     else if (strcmp(v, "combinations") == 0) fo->engine = PDT_ENGINE_COMBINATIONS;
     else if (strcmp(v, "backend") == 0) fo->engine = PDT_ENGINE_BACKEND;
     else {
-        fprintf(stderr, "pdt fit: option --engine: '%s' is not fused, combinations or backend\n", v);
+        fprintf(stderr, "pdt fit: option --engine: '%s' is not auto, fused, combinations or backend\n", v);
         return false;
     }
     return true;
@@ -65,6 +69,8 @@ static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
     fo->rule_params.options = cli_get(o, "rule-options");
     fo->class_weights = cli_get(o, "class-weights");
     fo->no_memo = cli_flag(o, "no-memo");
+    fo->sparse = cli_get(o, "sparse");
+    fo->lexicographic = cli_flag(o, "lexicographic");
     fo->memo_megabytes = memo_mb;
     if (fo->max_size == PDT_UNLIMITED && fo->max_depth == PDT_UNLIMITED) {
         fprintf(stderr, "pdt fit: give --size K and/or --depth D (try 'pdt fit --help')\n");

@@ -335,11 +335,14 @@ static pdt_status try_split(solve_ctx *c, int64_t payload, uint32_t index, pdt_n
         *ll = (pdt_lazy_rules){c->f->lrules, nl, UINT32_MAX, PDT_REL_LEFT};
         *lr = (pdt_lazy_rules){c->f->rrules, nr, UINT32_MAX, PDT_REL_RIGHT};
     }
+    if (c->k == PDT_UNLIMITED) /* no size limit: each child gets all it can use */
+        return try_budgets(c, payload, index, l, ll, r, lr, child_cap, child_cap);
+    /* at most: (k1, k2 > cap) is dominated by (k - 1 - cap, cap), so k1 starts there */
     uint32_t kmax = min_u32(c->k - 1, child_cap);
-    for (uint32_t k1 = 0; k1 <= kmax && !c->done && !s->aborted; k1++) {
+    uint32_t kmin = c->k - 1 > child_cap ? c->k - 1 - child_cap : 0;
+    for (uint32_t k1 = kmin; k1 <= kmax && !c->done && !s->aborted; k1++) {
         uint32_t k2 = c->k - 1 - k1;
-        /* at most: (k1, k2 > cap) is dominated by (k - 1 - cap, cap), tried later */
-        if (k2 > child_cap || (s->exact && (k1 > nl || k2 > nr))) continue;
+        if (s->exact && (k1 > nl || k2 > nr)) continue;
         pdt_status st = try_budgets(c, payload, index, l, ll, r, lr, k1, k2);
         if (st) return st;
         if (reached(c)) c->done = true;
@@ -364,7 +367,9 @@ static pdt_status search_splits(solve_ctx *c)
         if (st) return st;
         if (!ok) continue;
         s->stats.candidates++;
-        bool degenerate = l.n_items == 0 || r.n_items == 0;
+        /* with rules, a split leaving one side empty repeats a smaller tree; problem
+         * splitters (k-D trees store a point per node) decide for themselves */
+        bool degenerate = s->rs && (l.n_items == 0 || r.n_items == 0);
         if ((!s->exact && degenerate) || (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)))
             continue;
         if (dedup && pdt_engine_seen_before(s, f, l.items, n_split)) continue;
@@ -450,9 +455,10 @@ pdt_status pdt_engine_solve_until(pdt_search_state *s, pdt_node *node, const pdt
     node->n_rules = lz->root == UINT32_MAX ? lz->n : 0;
     pdt_status st = s->pc->leaf(f->v_leaf, s->inst, node, s->err);
     if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
-    /* a leaf is the only tree without budget or without room for two children */
+    /* a leaf is the only tree without budget or (rule splitter: splits partition
+     * the items) without room for two non-empty children */
     uint32_t smallest = s->o.min_leaf > 1 ? s->o.min_leaf : 1;
-    if (k == 0 || (!s->exact && node->n_items < 2 * smallest)) {
+    if (k == 0 || (!s->exact && s->rs && node->n_items < 2 * smallest)) {
         if (s->exact && k) a->set_zero(out);
         else a->set(out, f->v_leaf);
         *found = a->cmp(out, ub) < 0;

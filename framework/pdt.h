@@ -121,7 +121,8 @@ typedef struct pdt_rule_params {
 /* ------------------------------------------------------------ fitting */
 
 typedef enum {
-    PDT_ENGINE_FUSED = 0,     /* fused min recursion with memo and branch-and-bound (default) */
+    PDT_ENGINE_AUTO = 0,      /* the family's specialised backend if it has one, else fused (default) */
+    PDT_ENGINE_FUSED,         /* fused min recursion with memo and branch-and-bound */
     PDT_ENGINE_COMBINATIONS,  /* the paper's driver: sodt on every k-combination, k = 0..K */
     PDT_ENGINE_BACKEND        /* the rule family's specialised backend (e.g. binary) */
 } pdt_engine;
@@ -162,6 +163,9 @@ typedef struct pdt_fit_options {
     double time_limit;            /* seconds; 0: none. The best tree so far is returned. */
     pdt_trace_fn trace;
     void *trace_user;
+    /* Objectives beyond plain misclassifications (appended in 0.1): */
+    const char *sparse;           /* α as an exact decimal: minimise errors/N + α·(branch nodes) */
+    bool lexicographic;           /* fewest branch nodes among the most accurate trees */
 } pdt_fit_options;
 
 void pdt_fit_options_init(pdt_fit_options *opt);

@@ -11,17 +11,6 @@
 #include "atomic_file.h"
 #include "model_impl.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-/* Sanitizer builds only: LeakSanitizer's defaults for every program that
- * renders.  Graphviz 2.43's gvPluginList drops duplicate names unfreed, and
- * fontconfig (reached through Graphviz's pango plugin) keeps its caches until
- * FcFini, which nothing calls.  tests/valgrind.supp says the same to valgrind. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:gvPluginList\nleak:libfontconfig.so\n";
-}
-#endif
 
 /* ColorBrewer Set3: light enough for black text. */
 static const char *const palette[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072",

@@ -189,7 +189,7 @@ static pdt_status rebuild_children(pdt_search_state *s, pdt_node *node, const ow
     st = own_child(s, &cl, &l, &ll);
     if (!st) st = own_child(s, &cr, &r, &lr);
     uint32_t k1 = od->d.k1, cap = pdt_engine_depth_cap(drem - 1);
-    uint32_t k2 = k - 1 - k1;
+    uint32_t k2 = k == PDT_UNLIMITED ? cap : k - 1 - k1;
     if (!s->exact && k2 > cap) k2 = cap;
     if (!st) st = rebuild_child(s, &cl, k1, drem - 1, od->d.has_values ? od->vl : NULL, t);
     if (!st) st = rebuild_child(s, &cr, k2, drem - 1, od->d.has_values ? od->vr : NULL, t);

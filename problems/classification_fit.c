@@ -12,7 +12,7 @@ void pdt_fit_options_init(pdt_fit_options *opt)
     opt->rules = "axis";
     opt->max_size = PDT_UNLIMITED;
     opt->max_depth = PDT_UNLIMITED;
-    opt->engine = PDT_ENGINE_FUSED;
+    opt->engine = PDT_ENGINE_AUTO;
 }
 
 static pdt_status check_input(const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
@@ -26,6 +26,14 @@ static pdt_status check_input(const pdt_dataset *ds, const pdt_fit_options *opt,
     if (opt->max_size == PDT_UNLIMITED && opt->max_depth == PDT_UNLIMITED)
         return pdt_error_set(err, PDT_EINVAL, "give a size limit (--size K) and/or a depth limit (--depth D)");
     return PDT_OK;
+}
+
+/* The family's specialised backend, when the options ask for it (or leave it to us). */
+static const pdt_rule_class *backend_of(const pdt_fit_options *opt)
+{
+    if (opt->engine != PDT_ENGINE_AUTO && opt->engine != PDT_ENGINE_BACKEND) return NULL;
+    const pdt_rule_class *cls = pdt_rule_class_find(opt->rules ? opt->rules : "");
+    return cls && cls->solve ? cls : NULL;
 }
 
 /* ------------------------------------------------------------ the model */
@@ -110,9 +118,12 @@ static pdt_status make_model(pdt_model *m, const pdt_ruleset *rs, const cls_inst
     pdt_status st = replay_node(&r, all, &root);
     free(ids);
     if (st) return st;
-    if (r.cost != *(const int64_t *)res->value)
+    /* Proven optima must be reproduced exactly.  After a time limit the subtrees
+     * are re-derived as "at least as good as found", so the tree may be better. */
+    int64_t reported = *(const int64_t *)res->value;
+    if (res->optimal ? r.cost != reported : r.cost > reported)
         return pdt_error_set(err, PDT_EINTERNAL, "the tree costs %lld, the search reported %lld",
-                             (long long)r.cost, (long long)*(const int64_t *)res->value);
+                             (long long)r.cost, (long long)reported);
     mpq_set_si(m->objective, r.cost, 1);
     mpz_set(mpq_denref(m->objective), ci->scale);
     mpq_canonicalize(m->objective);
@@ -180,13 +191,9 @@ static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_
     return st;
 }
 
-static pdt_status fit_backend(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
-                              pdt_error *err)
+static pdt_status fit_backend(pdt_model **out, const pdt_rule_class *cls, const pdt_dataset *ds,
+                              const pdt_fit_options *opt, pdt_error *err)
 {
-    const pdt_rule_class *cls = pdt_rule_class_find(opt->rules ? opt->rules : "");
-    if (!cls || !cls->solve)
-        return pdt_error_set(err, PDT_EINVAL, "option --engine backend: rule family \"%s\" has no "
-                             "specialised backend", opt->rules ? opt->rules : "");
     pdt_status st = cls->solve(out, ds, opt, err);
     return st ? pdt_error_prefix(err, "rule plugin \"%s\": ", cls->name) : PDT_OK;
 }
@@ -196,7 +203,14 @@ pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     *out = NULL;
     pdt_status st = check_input(ds, opt, err);
     if (st) return st;
-    if (opt->engine == PDT_ENGINE_BACKEND) return fit_backend(out, ds, opt, err);
+    const pdt_rule_class *backend = backend_of(opt);
+    if (backend) return fit_backend(out, backend, ds, opt, err);
+    if (opt->engine == PDT_ENGINE_BACKEND)
+        return pdt_error_set(err, PDT_EINVAL, "option --engine backend: rule family \"%s\" has no "
+                             "specialised backend", opt->rules ? opt->rules : "");
+    if (opt->sparse || opt->lexicographic)
+        return pdt_error_set(err, PDT_EINVAL, "options --sparse and --lexicographic need a rule family "
+                             "with a specialised backend (e.g. binary)");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pdt_ruleset *rs = NULL;

@@ -130,7 +130,7 @@ static void test_cli_bad_numeric_options(void **state)
         {"--min-leaf", "-3", "option --min-leaf: '-3' is not a non-negative integer"},
         {"--time-limit", "-1", "option --time-limit: '-1' is not a non-negative number"},
         {"--time-limit", "nan", "option --time-limit: 'nan' is not a non-negative number"},
-        {"--engine", "turbo", "option --engine: 'turbo' is not fused, combinations or backend"},
+        {"--engine", "turbo", "option --engine: 'turbo' is not auto, fused, combinations or backend"},
         {"--format", "xml", "option --format: 'xml' is not csv or dl85"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
