@@ -23,6 +23,7 @@
  * organised differently.  Root partitions are deduplicated (a partition and
  * its mirror give the same trees) and the best split of a child region is
  * cached by its item set. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -83,6 +84,8 @@ typedef struct hss {
     uint8_t *on_t;     /* scratch: n flags */
     hss_map seen, memo;
     struct timespec start;
+    double next_report;
+    int64_t best_value; /* best tree value so far (progress reports) */
     bool stopped;
     uint64_t candidates, regions;
 } hss;
@@ -96,9 +99,19 @@ static double elapsed(const hss *h)
     return (double)(now.tv_sec - h->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - h->start.tv_nsec);
 }
 
+/* The time limit, and a progress report about once a second. */
 static bool out_of_time(hss *h)
 {
-    if (!h->stopped && h->opt->time_limit > 0 && elapsed(h) > h->opt->time_limit) h->stopped = true;
+    if (h->stopped || (h->opt->time_limit <= 0 && !h->opt->progress)) return h->stopped;
+    double t = elapsed(h);
+    if (h->opt->time_limit > 0 && t > h->opt->time_limit) h->stopped = true;
+    if (h->opt->progress && t >= h->next_report) {
+        h->next_report = t + 1;
+        char best[32];
+        snprintf(best, sizeof best, "%lld", (long long)h->best_value);
+        pdt_progress p = {t, h->regions, best};
+        h->opt->progress(h->opt->progress_user, &p);
+    }
     return h->stopped;
 }
 
@@ -413,7 +426,7 @@ static pdt_status scan_tuples(hss *h, bool keep, hss_split *root, const hss_regi
             }
         }
         if (keep) h->value[rank] = one.value;
-        if (one.value < root->value) *root = one;
+        if (one.value < root->value) *root = one, h->best_value = one.value;
         size_t k = G;
         while (k > 0 && t[k - 1] == n - G + k - 1) k--;
         if (k == 0) break;
@@ -587,7 +600,7 @@ static void try_root(hss *h, hss_tree *best, const uint64_t *const *side, const 
         hss_split child;
         best_split(h, side[s], best->value - leaf[1 - s], &child);
         if (!child.exact) continue;
-        best->value = leaf[1 - s] + child.value;
+        best->value = h->best_value = leaf[1 - s] + child.value;
         best->size = 2;
         memcpy(best->root.t, t, h->G * sizeof *t);
         best->root.mask = m;
@@ -738,7 +751,7 @@ static pdt_status hss_run(pdt_model **out, const pdt_dataset *ds, const pdt_fit_
         int64_t *tot = h.cnt + 6 * h.C;
         hss_region all;
         region_init(&h, &all, h.all, h.by_class, tot);
-        best.value = leaf_cost(&h, tot);
+        best.value = h.best_value = leaf_cost(&h, tot);
         hss_split root = {.value = best.value};
         if (k >= 1) st = scan_tuples(&h, k >= 2, &root, &all, err);
         if (!st && root.value < best.value) {
