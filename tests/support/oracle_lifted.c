@@ -1,12 +1,16 @@
-/* Hypersurface rules of degree 2 (D = 1 or 2) recomputed independently of
- * rules/hypersurface*.c, in exact rational arithmetic:
+/* Hypersurface rules of degree 2 (D = 1 or 2) and the example plugin's
+ * circles recomputed independently of rules/hypersurface*.c and
+ * examples/plugins/circle.c, in exact rational arithmetic:
  *   lift(x) = (x, x²) for D = 1, (x, y, x², x·y, y²) for D = 2 (G = 2 or 5);
  *   a rule is G rows whose lifted images are affinely independent
  *   (rank [lift p_k 1] = G, geom_oracle) with an assignment to sides;
  *   left = det [lift p_1 1; …; lift p_G 1; lift x 1] < 0 (geom_oracle), and a
  *   row on the surface, lift x = Σ λ_k lift p_k with Σ λ_k = 1, is left iff
  *   Σ λ_k s_k ≤ 0 (s_k = −1 for a point assigned left).  λ is found here by
- *   rational Gauss–Jordan elimination. */
+ *   rational Gauss–Jordan elimination.
+ * Circles (D = 2) lift to (x, y, x² + y²) (G = 3); three non-collinear points
+ * make a rule, and left = inside: det [lift 1 …; lift x 1] · det [p_k 1 …] > 0
+ * (the in-circle test), ties as above. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +19,9 @@
 
 #define LIFT_MAX 5
 
-static size_t lifted_dims(const oracle_case *c) { return c->dims == 1 ? 2 : 5; }
+static bool circles(const oracle_case *c) { return strstr(c->rules, "circle") != NULL; }
+
+static size_t lifted_dims(const oracle_case *c) { return circles(c) ? 3 : c->dims == 1 ? 2 : 5; }
 
 /* Lifted coordinate k of row i, exactly. */
 static void lift(mpq_ptr out, const oracle_case *c, size_t i, size_t k)
@@ -28,7 +34,14 @@ static void lift(mpq_ptr out, const oracle_case *c, size_t i, size_t k)
         mpq_set_si(y, c->x[i][1], ORACLE_UNIT);
         mpq_canonicalize(y);
     }
-    if (c->dims == 1) { /* x, x² */
+    if (circles(c)) { /* x, y, x² + y² */
+        if (k < 2) mpq_set(out, k ? y : x);
+        else {
+            mpq_mul(out, x, x);
+            mpq_mul(y, y, y);
+            mpq_add(out, out, y);
+        }
+    } else if (c->dims == 1) { /* x, x² */
         if (k == 0) mpq_set(out, x);
         else mpq_mul(out, x, x);
     } else { /* x, y, x², x·y, y² */
@@ -51,8 +64,26 @@ static void lifted_matrix(go_matrix *m, const oracle_case *c, const uint32_t *p,
     }
 }
 
+/* Orientation of three points in the plane (circles: their turning sense). */
+static int turn(const oracle_case *c, const uint32_t *p)
+{
+    go_matrix m;
+    go_init(&m, 3, 3);
+    for (size_t r = 0; r < 3; r++) {
+        for (size_t j = 0; j < 2; j++) {
+            mpq_set_si(m.q[r * 3 + j], c->x[p[r]][j], ORACLE_UNIT);
+            mpq_canonicalize(m.q[r * 3 + j]);
+        }
+        mpq_set_ui(m.q[r * 3 + 2], 1, 1);
+    }
+    int s = go_det_sign(&m);
+    go_clear(&m);
+    return s;
+}
+
 static bool independent(const oracle_case *c, const uint32_t *p)
 {
+    if (circles(c)) return turn(c, p) != 0; /* collinear points make a line, not a circle */
     go_matrix m;
     lifted_matrix(&m, c, p, c->n);
     bool ok = go_rank(&m) == lifted_dims(c);
@@ -127,8 +158,9 @@ uint64_t oracle_check_lifted_rule(oracle_check_ctx *x, const pdt_ruleset *rs, si
     const oracle_case *c = x->c;
     size_t n_def, g = lifted_dims(c);
     const uint32_t *def = pdt_ruleset_def(rs, r, &n_def);
-    if (c->dims > 2 || n_def != g)
-        return oracle_fail(x, "hypersurface rule %zu has %zu defining points", r, n_def);
+    const char *family = circles(c) ? "circle" : "hypersurface";
+    if (c->dims > 2 || (circles(c) && c->dims != 2) || n_def != g)
+        return oracle_fail(x, "%s rule %zu has %zu defining points", family, r, n_def);
     uint32_t p[LIFT_MAX];
     int s[LIFT_MAX];
     const uint64_t *side = pdt_ruleset_sides(rs, r);
@@ -136,15 +168,16 @@ uint64_t oracle_check_lifted_rule(oracle_check_ctx *x, const pdt_ruleset *rs, si
         p[k] = def[k];
         s[k] = (side[def[k] / 64] >> (def[k] % 64)) & 1 ? -1 : 1; /* the assignment the rule reports */
     }
-    if (!independent(c, p)) return oracle_fail(x, "hypersurface rule %zu: dependent lifted points", r);
+    if (!independent(c, p)) return oracle_fail(x, "%s rule %zu: dependent points", family, r);
+    int sense = circles(c) ? turn(c, p) : -1; /* circles: inside = left */
     for (size_t i = 0; i < c->n; i++) {
         go_matrix m;
         lifted_matrix(&m, c, p, i);
-        int o = go_det_sign(&m);
+        int o = go_det_sign(&m) * -sense;
         go_clear(&m);
         bool left = o < 0 || (o == 0 && weighted_sign(c, p, i, s) <= 0);
         if (left != ((side[i / 64] >> (i % 64)) & 1))
-            return oracle_fail(x, "hypersurface rule %zu (rows %u..): row %zu on the wrong side", r, p[0], i);
+            return oracle_fail(x, "%s rule %zu (rows %u..): row %zu on the wrong side", family, r, p[0], i);
     }
     uint64_t key = 1; /* rows sorted with their assignment bits: 5 bits per point */
     for (uint32_t row = 0; row < c->n; row++)

@@ -6,8 +6,8 @@
  *   assignment of them to a side, left = orient(p_1..p_D, x) < 0, and a point
  *   x on the hyperplane, x = Σ λ_k p_k with Σ λ_k = 1, is left iff
  *   Σ λ_k s_k ≤ 0 (s_k = −1 for a point assigned left, +1 for right);
- *   hypersurface (degree 2, D ≤ 2): the same in the lifted space, see
- *   oracle_lifted.c. */
+ *   hypersurface (degree 2, D ≤ 2) and circle (the example plugin): the same
+ *   in a lifted space, see oracle_lifted.c (one lifted family per instance). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +183,7 @@ void oracle_check_sides(oracle_check_ctx *x, const pdt_ruleset *rs)
             n_axis++;
         } else if (strcmp(family, "hyperplane") == 0) {
             keys[n_hp++] = check_hyperplane_rule(x, rs, r);
-        } else if (strcmp(family, "hypersurface") == 0) {
+        } else if (strcmp(family, "hypersurface") == 0 || strcmp(family, "circle") == 0) {
             hs_keys[n_hs++] = oracle_check_lifted_rule(x, rs, r);
         } else {
             oracle_fail(x, "rule %zu of unexpected family %s", r, family);
@@ -191,15 +191,16 @@ void oracle_check_sides(oracle_check_ctx *x, const pdt_ruleset *rs)
     }
     bool want_axis = strstr(c->rules, "axis") != NULL,
          want_hp = strstr(c->rules, "hyperplane") != NULL,
-         want_hs = strstr(c->rules, "hypersurface") != NULL;
+         want_hs = strstr(c->rules, "hypersurface") || strstr(c->rules, "circle");
     if (!x->failed && n_axis != (want_axis ? c->n * c->dims : 0))
         oracle_fail(x, "%zu axis rules, expected %zu", n_axis, want_axis ? c->n * c->dims : 0);
     size_t want = want_hp ? independent_tuples(c) << c->dims : 0;
     if (!x->failed && n_hp != want)
         oracle_fail(x, "%zu hyperplane rules, expected %zu", n_hp, want);
-    want = want_hs ? oracle_lifted_tuples(c) << (c->dims == 1 ? 2 : 5) : 0;
+    size_t g = strstr(c->rules, "circle") ? 3 : c->dims == 1 ? 2 : 5; /* points per lifted rule */
+    want = want_hs ? oracle_lifted_tuples(c) << g : 0;
     if (!x->failed && n_hs != want)
-        oracle_fail(x, "%zu hypersurface rules, expected %zu", n_hs, want);
+        oracle_fail(x, "%zu hypersurface/circle rules, expected %zu", n_hs, want);
     check_unique(x, keys, n_hp, "hyperplane");
     check_unique(x, hs_keys, n_hs, "hypersurface");
     free(keys);
