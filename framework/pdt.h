@@ -209,6 +209,12 @@ pdt_status pdt_model_load_json(pdt_model **out, const char *path, pdt_error *err
 /* Graphviz: format "dot" (via libcgraph) or any libgvc device ("svg", "png"). */
 pdt_status pdt_model_render(const pdt_model *model, const char *path, const char *format,
                             pdt_error *err);
+/* A picture of a model on 2-D data, PNG or SVG by the file name, width×height
+ * pixels: decision regions shaded by their leaf's label (the model's exact
+ * classification of every pixel), the splits drawn where they act, and the
+ * rows of ds coloured by class, misclassified ones ringed. */
+pdt_status pdt_model_plot(const pdt_model *model, const pdt_dataset *ds, const char *path, int width,
+                          int height, pdt_error *err);
 
 /* ------------------------------------------------------------ counting */
 
