@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "data.h"
+#include "explain.h"
 #include "options.h"
 #include "pdt.h"
 
@@ -29,6 +30,9 @@ static cli_option fit_options[] = {
     {"png", 0, "FILE", "draw the tree as PNG", NULL},
     {"plot", 0, "FILE", "2-D data: picture of the regions, splits and points (.png or .svg)", NULL},
     {"plot-size", 0, "WxH", "picture size in pixels (default 640x480)", NULL},
+    {"explain", 0, NULL, "teaching mode: print the recursion (candidate roots, what each side "
+                         "receives, prunings and why)", NULL},
+    {"explain-lines", 0, "N", "stop --explain after N lines (default 400)", NULL},
     {"quiet", 'q', NULL, "print only the summary line", NULL},
     {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
@@ -175,13 +179,23 @@ static int fit_run(int argc, char **argv)
         fo.progress = on_progress;
         fo.progress_user = &next_report;
     }
+    uint32_t explain_lines = 400;
+    if (!cli_uint(&explain_lines, fit_options, "explain-lines", "fit", 400)) return 2;
     pdt_dataset *ds = NULL;
     if (!cli_load_data(&ds, fit_options, "fit", false)) return 1;
+    cli_explain explain;
+    if (cli_flag(fit_options, "explain")) {
+        cli_explain_init(&explain, stdout, pdt_dataset_rows(ds), explain_lines);
+        fo.trace = cli_explain_event;
+        fo.trace_user = &explain;
+    }
     pdt_model *m = NULL;
     pdt_error err;
     pdt_error_clear(&err);
     int rc = 0;
-    if (pdt_fit(&m, ds, &fo, &err)) {
+    pdt_status fit_status = pdt_fit(&m, ds, &fo, &err);
+    if (fo.trace) cli_explain_finish(&explain);
+    if (fit_status) {
         fprintf(stderr, "pdt fit: %s\n", err.message);
         rc = err.status == PDT_EINVAL ? 1 : 3;
     } else {

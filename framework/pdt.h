@@ -133,7 +133,8 @@ typedef enum {
     PDT_TRACE_CANDIDATE,  /* a rule is tried as the root of the subproblem */
     PDT_TRACE_PRUNE,      /* a candidate is abandoned; `reason` says why */
     PDT_TRACE_IMPROVE,    /* a better subtree was found */
-    PDT_TRACE_LEAVE       /* the subproblem is solved */
+    PDT_TRACE_LEAVE,      /* the subproblem is solved */
+    PDT_TRACE_SHORTCUT    /* a subproblem answered without a search; `reason` says how */
 } pdt_trace_kind;
 
 typedef struct pdt_trace_event {
@@ -144,8 +145,14 @@ typedef struct pdt_trace_event {
     const uint64_t *items;      /* bitset of the items */
     int64_t payload;            /* rule tried (CANDIDATE, PRUNE), -1 otherwise */
     uint32_t left_items, right_items;
-    const char *reason;         /* PRUNE: why; others: NULL */
-    const char *value;          /* IMPROVE/LEAVE: the value as text, else NULL */
+    const char *reason;         /* PRUNE, SHORTCUT: why; LEAVE: why nothing was found; else NULL */
+    const char *value;          /* IMPROVE/LEAVE/SHORTCUT: the value; PRUNE: the incumbent; as text */
+    /* appended in 0.1 (teaching mode): */
+    const char *rule;           /* the payload's rule in readable form (rule splitter), else NULL */
+    const uint64_t *left_set, *right_set; /* CANDIDATE, PRUNE, IMPROVE: the children's items */
+    const uint32_t *def;        /* the rule's defining points (rows), n_def of them */
+    uint32_t n_def;
+    uint32_t left_budget, right_budget; /* PRUNE/IMPROVE after a child solve: budgets tried */
 } pdt_trace_event;
 
 typedef void (*pdt_trace_fn)(void *user, const pdt_trace_event *ev);

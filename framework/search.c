@@ -239,6 +239,7 @@ pdt_status pdt_engine_rebuild(pdt_search_state *s, pdt_node *root, uint32_t k, u
     pdt_lazy_rules lz = {root->rules, root->n_rules, UINT32_MAX, PDT_REL_LEFT};
     s->aborted = false;
     s->has_deadline = false; /* the tree must be completed */
+    s->o.trace = NULL;       /* re-deriving known subtrees is not part of the search's story */
     pdt_status st = rebuild_node(s, root, &lz, k, drem, NULL, &t);
     if (st) {
         free(t.a);
