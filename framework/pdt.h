@@ -241,6 +241,37 @@ void pdt_count_report_clear(pdt_count_report *r);
 pdt_status pdt_count(pdt_count_report *r, const pdt_dataset *ds, const char *rules,
                      const pdt_rule_params *params, uint32_t size, uint32_t min_leaf, pdt_error *err);
 
+/* Teaching (pdt count --list): one K-permutation of the chosen rules. */
+typedef struct pdt_perm {
+    uint32_t size;            /* K */
+    const uint32_t *rules;    /* candidate indices, in permutation order */
+    const char *const *text;  /* each rule in readable form */
+    bool valid;               /* the level-order traversal of a proper tree */
+    const int32_t *parent;    /* valid: position of each rule's parent (−1: the root) */
+    const uint8_t *left;      /* valid: 1 when the rule is its parent's left child */
+    int32_t bad, blocker;     /* invalid: position `bad` cannot go below position `blocker` (their
+                                 relation is neither left nor right), or, when blocker < 0, the
+                                 tree it builds has another level order */
+} pdt_perm;
+
+typedef void (*pdt_perm_fn)(void *user, const pdt_perm *p);
+/* A candidate rule: its index, readable form and defining rows. */
+typedef void (*pdt_candidate_fn)(void *user, size_t index, const char *text, const uint32_t *def,
+                                 size_t n_def);
+
+/* Every K-permutation of every K-combination of the family's candidates —
+ * or of the `n_pick` candidates listed in `pick` (indices as reported to
+ * `candidates`) — each with whether it is a valid level-order traversal (the
+ * brute-force specification, He & Little §3.1).  r->proper is the number of
+ * proper trees counted by the engine on the same rules; it must equal the
+ * valid permutations (else PDT_EINTERNAL).  More than max_perms permutations
+ * is PDT_ELIMIT.  `candidates` (may be NULL) sees every candidate first;
+ * with size 0 nothing else is done. */
+pdt_status pdt_count_list(pdt_count_report *r, const pdt_dataset *ds, const char *rules,
+                          const pdt_rule_params *params, const uint32_t *pick, size_t n_pick,
+                          uint32_t size, uint64_t max_perms, pdt_candidate_fn candidates,
+                          pdt_perm_fn perms, void *user, pdt_error *err);
+
 #ifdef __cplusplus
 }
 #endif
