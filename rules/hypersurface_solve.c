@@ -36,7 +36,9 @@
 #define HSS_TABLE_BYTES (UINT64_C(3) << 30)  /* tuple bases kept for K = 2 */
 #define HSS_SEEN_MAX (UINT64_C(1) << 23)     /* root partitions remembered */
 #define HSS_MEMO_MAX (UINT64_C(1) << 21)     /* child regions cached */
-#define HSS_CHECK_EVERY 1024u
+#define HSS_CHECK_EVERY 1024u     /* root tuples between time checks */
+#define HSS_CHECK_TUPLES 65536u   /* tuples of a region search between time checks */
+#define HSS_WARM 64u              /* best single splits tried first as roots */
 
 /* A row on the surface of a tuple that is not one of its points. */
 typedef struct hss_exc {
@@ -492,6 +494,7 @@ static void search_sorted(hss *h, const hss_region *r, int64_t wR, hss_split *ou
 {
     uint32_t t[HS_MAX_LIFTED];
     for (uint64_t i = 0; i < h->n_order && out->value > 0; i++) {
+        if (i % HSS_CHECK_TUPLES == HSS_CHECK_TUPLES - 1 && out_of_time(h)) return;
         uint64_t rank = h->order[i];
         if (h->value[rank] >= sat_add(out->value, wR)) break;
         unrank(h, rank, t);
@@ -507,7 +510,8 @@ static void search_subsets(hss *h, const hss_region *r, const uint32_t *it, size
     const size_t G = h->G;
     uint32_t pos[HS_MAX_LIFTED], t[HS_MAX_LIFTED];
     for (size_t k = 0; k < G; k++) pos[k] = (uint32_t)k;
-    while (out->value > 0) {
+    for (uint64_t count = 1; out->value > 0; count++) {
+        if (count % HSS_CHECK_TUPLES == 0 && out_of_time(h)) return;
         for (size_t k = 0; k < G; k++) t[k] = it[pos[k]];
         uint64_t rank = colex_rank(h, t);
         if (h->value[rank] < sat_add(out->value, wR)) eval_rank(h, r, rank, t, out);
@@ -556,9 +560,10 @@ static void best_split(hss *h, const uint64_t *items, int64_t bound, hss_split *
         if (sorted_below(h, sat_add(bound, wR)) < binom(h, m, h->G)) search_sorted(h, &r, wR, out);
         else search_subsets(h, &r, h->items, m, wR, out);
     }
-    out->exact = out->value < bound;
+    out->exact = out->value < bound; /* a split found after the time limit is still a real tree */
     if (!out->exact) out->value = bound;
-    if (cached) *cached = *out;
+    if (cached && !h->stopped) *cached = *out; /* an interrupted search proves no bound */
+    else if (cached) cached->exact = false, cached->value = 0;
 }
 
 typedef struct hss_tree {
@@ -609,29 +614,56 @@ static void try_root(hss *h, hss_tree *best, const uint64_t *const *side, const 
     }
 }
 
+/* The partition of root rule (t, m) (rank given): left, right, their leaf costs;
+ * false when a side is smaller than the leaf-size limit. */
+static bool root_partition(hss *h, uint64_t rank, const uint32_t *t, int64_t m, int64_t *leaf)
+{
+    root_left(h, h->left, rank, t, m);
+    uint32_t nl = pdt_bits_count(h->left, h->words);
+    if (nl < h->lo || h->n - nl < h->lo) return false;
+    for (size_t w = 0; w < h->words; w++) h->right[w] = h->all[w] & ~h->left[w];
+    leaf[0] = side_leaf(h, h->left);
+    leaf[1] = side_leaf(h, h->right);
+    return true;
+}
+
+/* Tries root partition (rank, t, m) unless it cannot help or was tried. */
+static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, int64_t m)
+{
+    int64_t leaf[2];
+    const uint64_t *side[2] = {h->left, h->right};
+    if (!root_partition(h, rank, t, m, leaf)) return;
+    if (leaf[0] >= best->value && leaf[1] >= best->value) return;
+    bool fresh = true;
+    map_get(&h->seen, pdt_bit_get(h->left, 0) ? h->left : h->right, &fresh);
+    if (fresh) try_root(h, best, side, leaf, t, m);
+}
+
+/* A good incumbent first: the best single splits of all rows as roots (every
+ * assignment), so that the full enumeration prunes with a tight bound. */
+static void warm_start(hss *h, hss_tree *best)
+{
+    uint32_t t[HS_MAX_LIFTED];
+    for (uint64_t i = 0; i < h->n_order && i < HSS_WARM && best->value > 0 && !out_of_time(h); i++) {
+        uint64_t rank = h->order[i];
+        unrank(h, rank, t);
+        for (int64_t m = 0; m < (INT64_C(1) << h->G) && best->value > 0; m++) consider_root(h, best, rank, t, m);
+    }
+}
+
 /* Every root rule (tuple in colex order, every assignment); partitions that
  * cannot beat the incumbent with a leaf child are skipped, the others are
  * tried once (a partition and its mirror give the same trees). */
 static void search_two(hss *h, hss_tree *best)
 {
-    const size_t G = h->G, words = h->words;
-    uint64_t *left = h->left, *right = h->right;
-    const uint64_t *side[2] = {left, right};
+    const size_t G = h->G;
     uint32_t t[HS_MAX_LIFTED];
+    warm_start(h, best);
     for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
     for (uint64_t rank = 0; rank < h->n_tuples && best->value > 0; rank++) {
         if (rank % HSS_CHECK_EVERY == 0 && out_of_time(h)) return;
-        for (int64_t m = 0; h->kind[rank] && m < (INT64_C(1) << G) && best->value > 0; m++) {
-            root_left(h, left, rank, t, m);
-            uint32_t nl = pdt_bits_count(left, words);
-            if (nl < h->lo || h->n - nl < h->lo) continue;
-            for (size_t w = 0; w < words; w++) right[w] = h->all[w] & ~left[w];
-            int64_t leaf[2] = {side_leaf(h, left), side_leaf(h, right)};
-            if (leaf[0] >= best->value && leaf[1] >= best->value) continue;
-            bool fresh = true;
-            map_get(&h->seen, pdt_bit_get(left, 0) ? left : right, &fresh);
-            if (fresh) try_root(h, best, side, leaf, t, m);
-        }
+        for (int64_t m = 0; h->kind[rank] && m < (INT64_C(1) << G) && best->value > 0; m++)
+            consider_root(h, best, rank, t, m);
         size_t k = 0; /* next tuple in colex order */
         while (k + 1 < G && t[k] + 1 == t[k + 1]) k++;
         t[k]++;
