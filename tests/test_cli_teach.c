@@ -2,6 +2,7 @@
  * count --list / --list-rules / --pick, hypersurface --degree; their output
  * and every bad value (exit 2 for usage, 1 for bad input, message names the
  * option). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,12 +122,32 @@ static void test_cli_teach_degree(void **state)
     free(data);
 }
 
+/* The tree diagram: branches show their rule readably and the class counts
+ * of their items, leaves their label and counts. */
+static void test_cli_teach_dot_labels(void **state)
+{
+    (void)state;
+    char *data = tu_write_file("six3.csv", six), dot[512];
+    snprintf(dot, sizeof dot, "%s/tree.dot", tu_tmpdir());
+    tu_run r;
+    tu_run_pdt(&r, "fit", "--data", data, "--size", "1", "--dot", dot, "-q", NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    char *text = tu_read_file(dot);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "6 items: 3/3"));  /* the root */
+    assert_non_null(strstr(text, " ≤ "));           /* its rule */
+    free(text);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_teach_explain),
         cmocka_unit_test(test_cli_teach_count_list),
         cmocka_unit_test(test_cli_teach_degree),
+        cmocka_unit_test(test_cli_teach_dot_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
