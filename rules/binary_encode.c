@@ -189,9 +189,14 @@ pdt_status bs_data_build(bs_data *d, const pdt_dataset *ds, const bin_encoding *
         bs_data_clear(d);
         return pdt_error_set(err, PDT_ENOMEM, "out of memory for the binary matrix");
     }
-    for (size_t f = 0; f < d->nf; f++)
-        for (size_t i = 0; i < d->n; i++)
-            if (bin_value(enc, ds, f, i)) pdt_bit_set(d->cols + f * w, i);
+    for (size_t i = 0; i < d->n; i++) { /* row by row: the dataset is row-major */
+        const double *x = pdt_dataset_row(ds, i);
+        for (size_t f = 0; f < d->nf; f++) {
+            const bin_feature *b = &enc->f[f];
+            bool one = b->kind == BIN_FLAG ? x[b->column] == 1.0 : bin_value(enc, ds, f, i);
+            if (one) pdt_bit_set(d->cols + f * w, i);
+        }
+    }
     for (size_t i = 0; i < d->n; i++) pdt_bit_set(d->cls + pdt_dataset_label(ds, i) * w, i);
     pdt_bits_fill(d->all, d->n);
     return PDT_OK;

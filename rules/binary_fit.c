@@ -170,14 +170,18 @@ static void search(fit_state *fs, answer *a, uint32_t d, uint32_t n, int64_t ub)
     }
 }
 
-static void fewest_nodes(fit_state *fs, answer *a, uint32_t d)
+static pdt_status fewest_nodes(fit_state *fs, answer *a, uint32_t d)
 {
     while (a->found && a->root.size > 0 && !bs_aborted(fs->search)) {
         answer smaller = {0};
         search(fs, &smaller, d, a->root.size - 1, a->root.cost);
         if (!smaller.found || bs_aborted(fs->search)) break;
+        if (smaller.root.size >= a->root.size || smaller.root.cost != a->root.cost)
+            return pdt_error_set(fs->err, PDT_EINTERNAL, "a search within %u nodes returned %u nodes",
+                                 a->root.size - 1, smaller.root.size);
         *a = smaller;
     }
+    return PDT_OK;
 }
 
 static pdt_status sparse_loop(fit_state *fs, answer *a, uint32_t d, uint32_t n, mpq_srcptr alpha)
@@ -294,11 +298,15 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
     pdt_status st = bs_search_new(&fs->search, &fs->data, mb << 20, opt->time_limit, fs->err);
     if (st) return st;
     answer a = {0};
+    if (d >= 3) { /* the depth-2 optimum first: the root's incumbent, and an answer if time runs out */
+        bs_out o;
+        bs_solve_items(fs->search, &o, fs->data.all, 2, n < 3 ? n : 3, INT64_MAX);
+    }
     if (alpha) {
         st = sparse_loop(fs, &a, d, n, alpha);
     } else {
         search(fs, &a, d, n, INT64_MAX);
-        if (opt->lexicographic) fewest_nodes(fs, &a, d);
+        if (opt->lexicographic) st = fewest_nodes(fs, &a, d);
     }
     if (!st && bs_out_of_memory(fs->search))
         st = pdt_error_set(fs->err, PDT_ENOMEM, "out of memory in the search");
