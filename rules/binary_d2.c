@@ -6,81 +6,63 @@
  * split nothing and are dropped; columns equal (or complementary) to an
  * earlier one split the items identically and are dropped too.  Then, per
  * pair of kept columns (f, g), the frequency counts |f∧g| and |f∧g∧class|
- * come from one AND and one POPCNT per word (eight pairs per AVX-512
- * instruction), and the four cells f∧g, f∧¬g, ¬f∧g, ¬f∧¬g follow by
- * inclusion–exclusion (MurTree eqs. 2–5).  From the cells, the best left
- * and right child of every root (eqs. 7–8), and from those the optima with
- * 1, 2 and 3 branch nodes, all at once.
- *
- * Two classes take the fast path above; more classes (and rebuilding a tree,
- * which needs the arguments of the minima) take a scalar path that keeps, per
- * pair, the largest class count of every cell. */
+ * come from one AND and one POPCNT per word (binary_d2_count.c), the four
+ * cells f∧g, f∧¬g, ¬f∧g, ¬f∧¬g by inclusion–exclusion (MurTree eqs. 2–5),
+ * the best left and right child of every root (eqs. 7–8), and from those the
+ * optima with 1, 2 and 3 branch nodes, all at once.  Inside a depth-3 node
+ * the work starts from the node's compacted columns (binary_d2_context.c). */
 #include <stdlib.h>
 #include <string.h>
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
-#include <immintrin.h>
-#define D2_AVX512 1
-#endif
 #ifdef __BMI2__
 #include <immintrin.h>
 #endif
 
-#include "binary_search.h"
+#include "binary_d2.h"
 #include "bitset.h"
 
-struct d2_solver {
-    const bs_data *data;
-    size_t fp, wcap, nc;   /* column stride (features rounded up to 8), words per column, classes */
-    uint64_t *M;           /* wcap * fp compacted columns, word-major: M[w * fp + j] */
-    uint64_t *CL;          /* nc * wcap compacted classes */
-    uint32_t *fid;         /* local column -> feature */
-    uint32_t *nzw, *nzc;   /* nonzero words of the items and their popcounts */
-    uint32_t *cnt;         /* fp: items having the column */
-    uint32_t *ccnt;        /* nc * fp: items of class c having the column */
-    uint32_t *mat;         /* 4 * fp * fp: pair counts (and cell maxima on the scalar path) */
-    int32_t *leafL, *leafR, *bestL, *bestR; /* fp each */
-    uint32_t *ctot;        /* nc: items of each class */
-    uint64_t *seen;        /* 2 * fp hashes of kept columns (dedup), 0 = empty */
-    uint32_t *seen_col;
-};
+#define MATRIX_LIMIT (UINT64_C(1) << 30) /* bytes of count matrices (10 fp² words) we agree to hold */
 
-static void *alloc64(size_t bytes)
+void *d2_alloc64(size_t bytes)
 {
     bytes = (bytes + 63) / 64 * 64;
-    void *p = aligned_alloc(64, bytes ? bytes : 64);
-    if (p) memset(p, 0, bytes ? bytes : 64);
+    if (!bytes) bytes = 64;
+    void *p = aligned_alloc(64, bytes);
+    if (p) memset(p, 0, bytes);
     return p;
 }
 
 pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err)
 {
     *out = NULL;
+    size_t fp = data->nf ? (data->nf + 7) / 8 * 8 : 8;
+    if ((uint64_t)fp * fp * 4 * 10 > MATRIX_LIMIT)
+        return pdt_error_set(err, PDT_ELIMIT, "%zu binary features: the depth-2 solver's pair counts "
+                             "would need more than 1 GiB; use fewer features", data->nf);
     d2_solver *s = calloc(1, sizeof *s);
     if (!s) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     s->data = data;
-    s->fp = (data->nf + 7) / 8 * 8;
-    if (!s->fp) s->fp = 8;
+    s->fp = fp;
     s->wcap = data->words ? data->words : 1;
     s->nc = data->nc ? data->nc : 1;
-    size_t fp = s->fp;
-    s->M = alloc64(s->wcap * fp * sizeof *s->M);
-    s->CL = alloc64(s->nc * s->wcap * sizeof *s->CL);
-    s->fid = alloc64(fp * sizeof *s->fid);
-    s->nzw = alloc64(s->wcap * sizeof *s->nzw);
-    s->nzc = alloc64(s->wcap * sizeof *s->nzc);
-    s->cnt = alloc64(fp * sizeof *s->cnt);
-    s->ccnt = alloc64(s->nc * fp * sizeof *s->ccnt);
-    s->mat = fp <= 46000 ? alloc64(4 * fp * fp * sizeof *s->mat) : NULL;
-    s->leafL = alloc64(fp * sizeof *s->leafL);
-    s->leafR = alloc64(fp * sizeof *s->leafR);
-    s->bestL = alloc64(fp * sizeof *s->bestL);
-    s->bestR = alloc64(fp * sizeof *s->bestR);
-    s->ctot = alloc64(s->nc * sizeof *s->ctot);
-    s->seen = alloc64(2 * fp * sizeof *s->seen);
-    s->seen_col = alloc64(2 * fp * sizeof *s->seen_col);
-    if (!s->M || !s->CL || !s->fid || !s->nzw || !s->nzc || !s->cnt || !s->ccnt || !s->mat ||
-        !s->leafL || !s->leafR || !s->bestL || !s->bestR || !s->ctot || !s->seen ||
-        !s->seen_col) {
+    s->seen_cap = 16;
+    while (s->seen_cap < 2 * fp) s->seen_cap *= 2;
+    d2_context *c = &s->ctx;
+    void **p[] = {(void **)&s->M, (void **)&s->CL, (void **)&s->fid, (void **)&s->nzw,
+                  (void **)&s->nzc, (void **)&s->cnt, (void **)&s->ccnt, (void **)&s->ctot,
+                  (void **)&s->leafL, (void **)&s->leafR, (void **)&s->bestL, (void **)&s->bestR,
+                  (void **)&s->seen, (void **)&s->seen_col, (void **)&s->mask, (void **)&c->Mc,
+                  (void **)&c->M, (void **)&c->CL, (void **)&c->fid, (void **)&c->code};
+    size_t bytes[] = {s->wcap * fp * 8, s->nc * s->wcap * 8, fp * 4, s->wcap * 4, s->wcap * 4, fp * 4,
+                      s->nc * fp * 4, s->nc * 4, fp * 4, fp * 4, fp * 4, fp * 4, s->seen_cap * 8,
+                      s->seen_cap * 4, s->wcap * 8, fp * s->wcap * 8, s->wcap * fp * 8,
+                      s->nc * s->wcap * 8, fp * 4, (data->nf + 1) * 4};
+    bool ok = true;
+    for (size_t k = 0; k < sizeof p / sizeof *p; k++) ok = (*p[k] = d2_alloc64(bytes[k])) && ok;
+    uint32_t **mats[] = {&s->mat, &s->work[0].T, &s->work[0].P, &s->work[1].T, &s->work[1].P,
+                         &c->counts.T, &c->counts.P};
+    for (size_t k = 0; k < sizeof mats / sizeof *mats; k++)
+        ok = (*mats[k] = d2_alloc64((k ? 1 : 4) * fp * fp * sizeof **mats[k])) && ok;
+    if (!ok) {
         d2_free(&s);
         return pdt_error_set(err, PDT_ENOMEM, "out of memory for the depth-2 solver (%zu features)",
                              data->nf);
@@ -93,9 +75,11 @@ void d2_free(d2_solver **sp)
 {
     if (!sp || !*sp) return;
     d2_solver *s = *sp;
-    void *p[] = {s->M, s->CL, s->fid, s->nzw, s->nzc, s->cnt, s->ccnt, s->mat, s->leafL, s->leafR,
-                 s->bestL, s->bestR, s->ctot, s->seen, s->seen_col};
+    void *p[] = {s->M, s->CL, s->fid, s->nzw, s->nzc, s->cnt, s->ccnt, s->ctot, s->mat,
+                 s->leafL, s->leafR, s->bestL, s->bestR, s->seen, s->seen_col, s->mask,
+                 s->work[0].T, s->work[0].P, s->work[1].T, s->work[1].P};
     for (size_t k = 0; k < sizeof p / sizeof *p; k++) free(p[k]);
+    d2_context_free(&s->ctx);
     free(s);
     *sp = NULL;
 }
@@ -116,8 +100,8 @@ static inline uint64_t pext64(uint64_t x, uint64_t mask)
 
 /* Squeezes col to the items (nonzero words nzw with popcounts nzc) into
  * out[0], out[stride], ...; returns the number of set bits. */
-static uint32_t squeeze(uint64_t *out, size_t stride, const uint64_t *col, const uint64_t *items,
-                        const uint32_t *nzw, const uint32_t *nzc, size_t n_nz)
+uint32_t d2_squeeze(uint64_t *out, size_t stride, const uint64_t *col, const uint64_t *items,
+                    const uint32_t *nzw, const uint32_t *nzc, size_t n_nz)
 {
     uint64_t acc = 0;
     unsigned fill = 0;
@@ -140,235 +124,69 @@ static uint32_t squeeze(uint64_t *out, size_t stride, const uint64_t *col, const
     return ones;
 }
 
-/* Kept columns with the same partition: equal, or complementary (canonical
- * form: the first item's bit clear). */
-static bool seen_before(d2_solver *s, size_t j, size_t W, uint64_t tail)
+size_t d2_nonzero(d2_solver *s, const uint64_t *items, size_t words)
 {
-    const size_t fp = s->fp;
+    size_t n = 0;
+    for (size_t k = 0; k < words; k++)
+        if (items[k]) {
+            s->nzw[n] = (uint32_t)k;
+            s->nzc[n++] = (uint32_t)__builtin_popcountll(items[k]);
+        }
+    return n;
+}
+
+/* The kept column equal (or complementary: canonical form has the first
+ * item's bit clear) to column j, or j itself when it is new. */
+static uint32_t same_as(d2_solver *s, size_t j, size_t W, uint64_t tail)
+{
+    const size_t fp = s->fp, mask = s->seen_cap - 1;
     const uint64_t flip = (s->M[j] & 1) ? ~UINT64_C(0) : 0;
     uint64_t h = UINT64_C(0x9e3779b97f4a7c15);
     for (size_t w = 0; w < W; w++) h = (h ^ (s->M[w * fp + j] ^ flip)) * UINT64_C(0xff51afd7ed558ccd);
     h ^= h >> 29;
     h |= 1; /* 0 marks a free slot */
-    const size_t cap = 2 * fp;
-    for (size_t p = (size_t)(h % cap);; p = p + 1 == cap ? 0 : p + 1) {
+    for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
         if (!s->seen[p]) {
             s->seen[p] = h;
             s->seen_col[p] = (uint32_t)j;
-            return false;
+            return (uint32_t)j;
         }
         if (s->seen[p] != h) continue;
         size_t i = s->seen_col[p];
-        uint64_t fi = (s->M[i] & 1) ? ~UINT64_C(0) : 0, x = fi ^ flip;
+        uint64_t x = ((s->M[i] & 1) ? ~UINT64_C(0) : 0) ^ flip;
         bool same = true;
         for (size_t w = 0; w < W && same; w++) {
             uint64_t m = w + 1 == W ? tail : ~UINT64_C(0);
             same = ((s->M[w * fp + i] ^ s->M[w * fp + j] ^ x) & m) == 0;
         }
-        if (same) return true;
+        if (same) return (uint32_t)i | (x ? D2_FLIP : 0);
     }
 }
 
-/* Compacts the items' classes and non-constant, distinct feature columns;
- * returns the number F of kept columns, *W the words per column. */
-static size_t prepare(d2_solver *s, const uint64_t *items, uint32_t m, size_t *W)
+size_t d2_prepare(d2_solver *s, const uint64_t *items, uint32_t m, size_t *W, uint32_t *code)
 {
     const bs_data *d = s->data;
-    const size_t fp = s->fp, words = d->words;
-    size_t n_nz = 0;
-    for (size_t k = 0; k < words; k++)
-        if (items[k]) {
-            s->nzw[n_nz] = (uint32_t)k;
-            s->nzc[n_nz++] = (uint32_t)__builtin_popcountll(items[k]);
-        }
+    const size_t fp = s->fp, words = d->words, n_nz = d2_nonzero(s, items, words);
     *W = (m + 63) / 64;
     const uint64_t tail = (m & 63) ? (UINT64_C(1) << (m & 63)) - 1 : ~UINT64_C(0);
     for (size_t c = 0; c < s->nc; c++) {
         memset(s->CL + c * s->wcap, 0, *W * sizeof *s->CL);
-        s->ctot[c] = squeeze(s->CL + c * s->wcap, 1, d->cls + c * words, items, s->nzw, s->nzc, n_nz);
+        s->ctot[c] = d2_squeeze(s->CL + c * s->wcap, 1, d->cls + c * words, items, s->nzw, s->nzc, n_nz);
     }
-    memset(s->seen, 0, 2 * fp * sizeof *s->seen);
+    memset(s->seen, 0, s->seen_cap * sizeof *s->seen);
     size_t F = 0;
     for (size_t f = 0; f < d->nf; f++) {
         for (size_t w = 0; w < *W; w++) s->M[w * fp + F] = 0;
-        uint32_t ones = squeeze(s->M + F, fp, d->cols + f * words, items, s->nzw, s->nzc, n_nz);
-        if (ones == 0 || ones == m || seen_before(s, F, *W, tail)) continue;
+        uint32_t ones = d2_squeeze(s->M + F, fp, d->cols + f * words, items, s->nzw, s->nzc, n_nz);
+        uint32_t at = ones == 0 || ones == m ? D2_CONST : same_as(s, F, *W, tail);
+        if (code) code[f] = at;
+        if (at != F) continue;
         s->cnt[F] = ones;
         s->fid[F++] = (uint32_t)f;
     }
-    for (size_t j = F; j < fp && j < F + 8; j++) /* the kernel reads whole blocks of 8 */
+    for (size_t j = F; j < fp && j < F + 8; j++) /* the kernels read whole blocks of 8 */
         for (size_t w = 0; w < *W; w++) s->M[w * fp + j] = 0;
     return F;
-}
-
-/* ------------------------------------------------------------ two classes */
-
-/* T[i][j] = |i ∧ j| and P[i][j] = |i ∧ j ∧ class 1| for j ≥ i rounded down to 8. */
-static void count_pairs(d2_solver *s, size_t F, size_t W)
-{
-    const size_t fp = s->fp;
-    const uint64_t *M = s->M, *c1 = s->CL + s->wcap;
-    uint32_t *T = s->mat, *P = s->mat + fp * fp;
-    for (size_t i = 0; i < F; i++) {
-        for (size_t jb = i & ~(size_t)7; jb < F; jb += 8) {
-#ifdef D2_AVX512
-            __m512i at = _mm512_setzero_si512(), ap = _mm512_setzero_si512();
-            for (size_t w = 0; w < W; w++) {
-                __m512i x = _mm512_load_si512((const void *)(M + w * fp + jb));
-                uint64_t a = M[w * fp + i];
-                at = _mm512_add_epi64(at, _mm512_popcnt_epi64(_mm512_and_si512(_mm512_set1_epi64((long long)a), x)));
-                ap = _mm512_add_epi64(ap, _mm512_popcnt_epi64(
-                                              _mm512_and_si512(_mm512_set1_epi64((long long)(a & c1[w])), x)));
-            }
-            _mm256_storeu_si256((__m256i *)(T + i * fp + jb), _mm512_cvtepi64_epi32(at));
-            _mm256_storeu_si256((__m256i *)(P + i * fp + jb), _mm512_cvtepi64_epi32(ap));
-#else
-            uint32_t at[8] = {0}, ap[8] = {0};
-            for (size_t w = 0; w < W; w++) {
-                const uint64_t a = M[w * fp + i], b = a & c1[w], *x = M + w * fp + jb;
-                for (size_t l = 0; l < 8; l++) {
-                    at[l] += (uint32_t)__builtin_popcountll(a & x[l]);
-                    ap[l] += (uint32_t)__builtin_popcountll(b & x[l]);
-                }
-            }
-            memcpy(T + i * fp + jb, at, sizeof at);
-            memcpy(P + i * fp + jb, ap, sizeof ap);
-#endif
-        }
-    }
-}
-
-static inline int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
-
-/* Best children of every root from the pair counts, then the three optima. */
-static void values_binary(d2_solver *s, size_t F, uint32_t m, uint32_t v[3])
-{
-    const size_t fp = s->fp;
-    const uint32_t *T = s->mat, *P = s->mat + fp * fp;
-    int32_t *restrict bL = s->bestL, *restrict bR = s->bestR, *restrict lL = s->leafL,
-                      *restrict lR = s->leafR;
-    int32_t *restrict nn = (int32_t *)s->cnt, *restrict pp = (int32_t *)s->ccnt;
-    const int32_t M1 = (int32_t)s->ctot[1], mm = (int32_t)m;
-    for (size_t f = 0; f < F; f++) {
-        nn[f] = (int32_t)T[f * fp + f];
-        pp[f] = (int32_t)P[f * fp + f];
-        lR[f] = bR[f] = min32(pp[f], nn[f] - pp[f]);
-        lL[f] = bL[f] = min32(M1 - pp[f], (mm - nn[f]) - (M1 - pp[f]));
-    }
-    for (size_t f = 0; f < F; f++) {
-        const uint32_t *restrict Tf = T + f * fp, *restrict Pf = P + f * fp;
-        const int32_t nf = nn[f], pf = pp[f];
-        int32_t r = bR[f], l = bL[f];
-        for (size_t g = f + 1; g < F; g++) {
-            const int32_t t = (int32_t)Tf[g], p = (int32_t)Pf[g];
-            const int32_t a = min32(p, t - p);
-            const int32_t bp = pf - p, bt = nf - t, b = min32(bp, bt - bp);
-            const int32_t cp = pp[g] - p, ct = nn[g] - t, c = min32(cp, ct - cp);
-            const int32_t dp = M1 - pf - pp[g] + p, dt = mm - nf - nn[g] + t, dd = min32(dp, dt - dp);
-            r = min32(r, a + b);
-            l = min32(l, c + dd);
-            bR[g] = min32(bR[g], a + c);
-            bL[g] = min32(bL[g], b + dd);
-        }
-        bR[f] = r;
-        bL[f] = l;
-    }
-    for (size_t f = 0; f < F; f++) {
-        v[0] = (uint32_t)min32((int32_t)v[0], lL[f] + lR[f]);
-        v[1] = (uint32_t)min32((int32_t)v[1], min32(lL[f] + bR[f], bL[f] + lR[f]));
-        v[2] = (uint32_t)min32((int32_t)v[2], bL[f] + bR[f]);
-    }
-}
-
-/* ------------------------------------------------------------ any classes, with trees */
-
-static uint32_t popcount_and(const uint64_t *M, size_t fp, size_t i, size_t j, const uint64_t *c,
-                             size_t W)
-{
-    uint32_t k = 0;
-    for (size_t w = 0; w < W; w++) k += (uint32_t)__builtin_popcountll(M[w * fp + i] & M[w * fp + j] & c[w]);
-    return k;
-}
-
-/* Per ordered pair: T = |f∧g| and the largest class count of the cells
- * f∧g (A), f∧¬g (B) and ¬f∧¬g (D); ¬f∧g is B transposed. */
-static void count_cells(d2_solver *s, size_t F, size_t W)
-{
-    const size_t fp = s->fp, nc = s->nc;
-    uint32_t *T = s->mat, *A = T + fp * fp, *B = A + fp * fp, *D = B + fp * fp;
-    for (size_t c = 0; c < nc; c++)
-        for (size_t f = 0; f < F; f++) s->ccnt[c * fp + f] = popcount_and(s->M, fp, f, f, s->CL + c * s->wcap, W);
-    for (size_t f = 0; f < F; f++)
-        for (size_t g = 0; g < F; g++) {
-            uint32_t t = 0;
-            for (size_t w = 0; w < W; w++) t += (uint32_t)__builtin_popcountll(s->M[w * fp + f] & s->M[w * fp + g]);
-            T[f * fp + g] = t;
-            A[f * fp + g] = B[f * fp + g] = D[f * fp + g] = 0;
-        }
-    for (size_t c = 0; c < nc; c++) {
-        const uint64_t *cl = s->CL + c * s->wcap;
-        uint32_t total = 0;
-        for (size_t w = 0; w < W; w++) total += (uint32_t)__builtin_popcountll(cl[w]);
-        for (size_t f = 0; f < F; f++)
-            for (size_t g = 0; g < F; g++) {
-                uint32_t q = popcount_and(s->M, fp, f, g, cl, W), fc = s->ccnt[c * fp + f];
-                uint32_t gc = s->ccnt[c * fp + g], dq = total - fc - gc + q;
-                size_t at = f * fp + g;
-                if (q > A[at]) A[at] = q;
-                if (fc - q > B[at]) B[at] = fc - q;
-                if (dq > D[at]) D[at] = dq;
-            }
-    }
-}
-
-typedef struct d2_pick {
-    uint32_t cost;
-    d2_tree tree;
-} d2_pick;
-
-static void consider(d2_pick *p, uint32_t cost, uint32_t root, uint32_t l, uint32_t r)
-{
-    if (cost < p->cost) *p = (d2_pick){cost, {root, {l, r}}};
-}
-
-/* Best children per root with their arguments, then the three optima and trees. */
-static void best_general(d2_solver *s, size_t F, uint32_t m, uint32_t leaf, d2_pick pick[3])
-{
-    const size_t fp = s->fp, nc = s->nc;
-    const uint32_t *T = s->mat, *A = T + fp * fp, *B = A + fp * fp, *D = B + fp * fp;
-    uint32_t *nn = s->cnt, *all = s->ctot;
-    for (int k = 0; k < 3; k++) pick[k] = (d2_pick){leaf, {BS_NONE, {BS_NONE, BS_NONE}}};
-    for (size_t f = 0; f < F; f++) {
-        uint32_t maxR = 0, maxL = 0, nf = T[f * fp + f];
-        nn[f] = nf;
-        for (size_t c = 0; c < nc; c++) {
-            uint32_t fc = s->ccnt[c * fp + f];
-            if (fc > maxR) maxR = fc;
-            if (all[c] - fc > maxL) maxL = all[c] - fc;
-        }
-        s->leafR[f] = (int32_t)(nf - maxR);
-        s->leafL[f] = (int32_t)(m - nf - maxL);
-    }
-    for (size_t f = 0; f < F; f++) {
-        uint32_t bR = (uint32_t)s->leafR[f], bL = (uint32_t)s->leafL[f], aR = BS_NONE, aL = BS_NONE;
-        for (size_t g = 0; g < F; g++) {
-            size_t fg = f * fp + g, gf = g * fp + f;
-            uint32_t t = T[fg];
-            uint32_t a = t - A[fg], b = (nn[f] - t) - B[fg], c = (nn[g] - t) - B[gf];
-            uint32_t dd = (m - nn[f] - nn[g] + t) - D[fg];
-            if (a + b < bR) bR = a + b, aR = s->fid[g];
-            if (c + dd < bL) bL = c + dd, aL = s->fid[g];
-        }
-        uint32_t root = s->fid[f], lL = (uint32_t)s->leafL[f], lR = (uint32_t)s->leafR[f];
-        consider(&pick[0], lL + lR, root, BS_NONE, BS_NONE);
-        consider(&pick[1], lL + lR, root, BS_NONE, BS_NONE);
-        consider(&pick[1], lL + bR, root, BS_NONE, aR);
-        consider(&pick[1], bL + lR, root, aL, BS_NONE);
-        consider(&pick[2], lL + lR, root, BS_NONE, BS_NONE);
-        consider(&pick[2], lL + bR, root, BS_NONE, aR);
-        consider(&pick[2], bL + lR, root, aL, BS_NONE);
-        consider(&pick[2], bL + bR, root, aL, aR);
-    }
 }
 
 /* ------------------------------------------------------------ entry points */
@@ -378,16 +196,18 @@ void d2_values(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3])
     uint32_t leaf = bs_leaf(s->data, items, NULL);
     v[0] = v[1] = v[2] = leaf;
     if (leaf == 0) return;
-    size_t W, F = prepare(s, items, m, &W);
+    size_t W, F = d2_prepare(s, items, m, &W, NULL);
     if (F == 0) return;
     if (s->nc == 2) {
-        count_pairs(s, F, W);
-        values_binary(s, F, m, v);
+        d2_count_pairs(s, s->M, s->CL + s->wcap, F, W, &s->work[0]);
+        s->work[0].m = m, s->work[0].ones = s->ctot[1];
+        d2_values_binary(s, &s->work[0], F, v);
+        s->ctx.last_valid = false; /* work[0] no longer holds a context child */
         return;
     }
-    count_cells(s, F, W);
+    d2_count_cells(s, F, W);
     d2_pick pick[3];
-    best_general(s, F, m, leaf, pick);
+    d2_best_general(s, F, m, leaf, pick);
     for (int k = 0; k < 3; k++) v[k] = pick[k].cost;
 }
 
@@ -418,11 +238,11 @@ uint32_t d2_tree_of(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d,
     uint32_t leaf = bs_leaf(s->data, items, NULL);
     *t = (d2_tree){BS_NONE, {BS_NONE, BS_NONE}};
     if (leaf == 0 || d == 0 || k == 0) return leaf;
-    size_t W, F = prepare(s, items, m, &W);
+    size_t W, F = d2_prepare(s, items, m, &W, NULL);
     if (F == 0) return leaf;
-    count_cells(s, F, W);
+    d2_count_cells(s, F, W);
     d2_pick pick[3];
-    best_general(s, F, m, leaf, pick);
+    d2_best_general(s, F, m, leaf, pick);
     uint32_t at = d == 1 ? 0 : (k > 3 ? 3 : k) - 1;
     *t = pick[at].tree;
     return pick[at].cost;

@@ -82,6 +82,13 @@ pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err);
 void d2_free(d2_solver **s);
 /* v[k-1] = T(items, 2, k) for k = 1, 2, 3 (v[0] is also the depth-1 optimum). */
 void d2_values(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3]);
+/* A depth-3 node's items (kept by the caller while it runs): its children's
+ * depth-2 problems start from them.  Returns the context's generation (0: none). */
+uint64_t d2_context_enter(d2_solver *s, const uint64_t *items, uint32_t m);
+/* d2_values for items = the node's items with feature f = side (0 or 1), when
+ * gen is still the current context; otherwise as d2_values. */
+void d2_values_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side,
+                  uint32_t v[3]);
 /* v[0] = T(items, 1, 1) alone (single counts, no pairs). */
 uint32_t d1_value(d2_solver *s, const uint64_t *items, uint32_t m);
 /* An optimal tree for depth ≤ d (1 or 2) with at most k (1..3) branch nodes; its cost. */

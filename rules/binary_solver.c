@@ -28,6 +28,9 @@ typedef struct bs_set {
     uint64_t hash;
     bc_node *node;
     bool looked_up;
+    uint64_t gen;    /* the depth-2 context of the parent (0: none) ... */
+    uint32_t via_f;  /* ... and the split that made these items: feature, */
+    int via_side;    /* side (1: the feature holds) */
 } bs_set;
 
 typedef struct bs_level {
@@ -194,6 +197,8 @@ static void split(bs_search *s, const bs_set *D, size_t f, bs_set *l, bs_set *r)
     l->m = D->m - rm;
     l->node = r->node = NULL;
     l->looked_up = r->looked_up = false;
+    l->via_f = r->via_f = (uint32_t)f;
+    l->via_side = 0, r->via_side = 1;
     if (rm == 0 || rm == D->m) return;
     uint32_t rest = rm - r0;
     r->cc[0] = r0;
@@ -318,7 +323,7 @@ static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t
         nd->d2[0] = d1_value(s->d2, D->bits, D->m);
         s->stats.d1_calls++;
     } else {
-        d2_values(s->d2, D->bits, D->m, nd->d2);
+        d2_values_in(s->d2, D->bits, D->m, D->gen, D->via_f, D->via_side, nd->d2);
         s->stats.d2_calls++;
     }
     d2_result(o, D, nd, d, n, ub);
@@ -414,6 +419,7 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1, nmin = n - 1 - nmax;
     uint64_t rlb = UINT64_MAX;
     memset(lv->seen_hash, 0, lv->seen_cap * sizeof *lv->seen_hash);
+    lv->l.gen = lv->r.gen = d == 3 ? d2_context_enter(s->d2, D->bits, D->m) : 0;
     for (uint32_t f = 0; f < s->data->nf && !s->aborted; f++) {
         if (have && best.cost <= lb) break; /* the bound is reached: optimal */
         if (tick(s)) break;
@@ -504,7 +510,7 @@ void bs_solve_items(bs_search *s, bs_out *o, const uint64_t *items, uint32_t d, 
         *o = (bs_out){.cost = BS_NONE, .feature = BS_NONE};
         return fail_oom(s);
     }
-    bs_set D = {.bits = (uint64_t *)items, .cc = cc};
+    bs_set D = {.bits = (uint64_t *)items, .cc = cc}; /* gen 0: no context */
     for (size_t c = 0; c < s->nc; c++) {
         cc[c] = pdt_bits_and_count(items, s->data->cls + c * s->words, s->words);
         D.m += cc[c];
