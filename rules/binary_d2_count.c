@@ -125,11 +125,38 @@ static uint32_t popcount_and(const uint64_t *M, size_t fp, size_t i, size_t j, c
     return k;
 }
 
+/* Two classes: the cells from the fast path's triangle of counts. */
+static void cells_binary(d2_solver *s, size_t F, size_t W)
+{
+    const size_t fp = s->fp;
+    uint32_t *T = s->mat, *A = T + fp * fp, *B = A + fp * fp, *D = B + fp * fp;
+    d2_counts *c = &s->work[0];
+    d2_count_pairs(s, s->M, s->CL + s->wcap, F, W, c);
+    const uint32_t m = s->ctot[0] + s->ctot[1], ones = s->ctot[1];
+    for (size_t f = 0; f < F; f++) {
+        s->ccnt[fp + f] = c->P[f * fp + f];
+        s->ccnt[f] = c->T[f * fp + f] - c->P[f * fp + f];
+    }
+    for (size_t f = 0; f < F; f++)
+        for (size_t g = 0; g < F; g++) {
+            size_t at = f * fp + g, tri = f <= g ? at : g * fp + f;
+            uint32_t t = c->T[tri], p = c->P[tri], nf = c->T[f * fp + f], pf = c->P[f * fp + f];
+            uint32_t ng = c->T[g * fp + g], pg = c->P[g * fp + g];
+            uint32_t dt = m - nf - ng + t, dp = ones - pf - pg + p;
+            T[at] = t;
+            A[at] = p > t - p ? p : t - p;
+            B[at] = pf - p > (nf - t) - (pf - p) ? pf - p : (nf - t) - (pf - p);
+            D[at] = dp > dt - dp ? dp : dt - dp;
+        }
+    s->ctx.last_valid = false; /* work[0] is overwritten */
+}
+
 /* Per ordered pair: T = |f∧g| and the largest class count of the cells f∧g
  * (A), f∧¬g (B) and ¬f∧¬g (D); ¬f∧g is B transposed. */
 void d2_count_cells(d2_solver *s, size_t F, size_t W)
 {
     const size_t fp = s->fp, nc = s->nc;
+    if (nc == 2) return cells_binary(s, F, W);
     uint32_t *T = s->mat, *A = T + fp * fp, *B = A + fp * fp, *D = B + fp * fp;
     for (size_t c = 0; c < nc; c++)
         for (size_t f = 0; f < F; f++)

@@ -104,9 +104,13 @@ static pdt_status encode_column(bin_encoding *enc, size_t *cap, const pdt_datase
 {
     size_t n = pdt_dataset_rows(ds), k = pdt_dataset_distinct(ds, j);
     if (k < 2) return PDT_OK; /* a constant column splits nothing */
+    bin_feature f = {.column = (uint32_t)j};
+    if (pdt_dataset_is_binary(ds)) { /* every value 0 or 1: the flag needs no value rows */
+        f.kind = BIN_FLAG, f.rank = 1;
+        return add_feature(enc, cap, f, err);
+    }
     for (size_t i = n; i-- > 0;) row_of_rank[pdt_dataset_rank(ds, i, j)] = (uint32_t)i;
     pdt_status st = PDT_OK;
-    bin_feature f = {.column = (uint32_t)j};
     if (is_flag_column(ds, j, row_of_rank)) {
         f.kind = BIN_FLAG, f.rank = 1, f.row = row_of_rank[1];
         return add_feature(enc, cap, f, err);
