@@ -16,7 +16,8 @@ depths=${DEPTHS:-"2 3 4 5"}
 [[ -x $pdt ]] || { echo "no $pdt: build first (cmake -S . -B build && cmake --build build -j)" >&2; exit 2; }
 [[ -f $ref ]] || { echo "no $ref" >&2; exit 2; }
 
-now() { date +%s.%N; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 # ref_field DATASET DEPTH COLUMN -> the value, or empty
 ref_field() { awk -F'\t' -v d="$1" -v k="$2" -v c="$3" '$1 == d && $4 == k { print $c }' "$ref"; }
 
@@ -30,12 +31,13 @@ for depth in $depths; do
     size=$(( (1 << depth) - 1 ))
     best=
     for ((r = 0; r < repeat; r++)); do
-      t0=$(now)
-      out=$("$pdt" fit --data "$file" --format dl85 --rules binary --depth "$depth" --size "$size" -q)
-      t1=$(now)
-      t=$(echo "$t1 - $t0" | bc -l)
+      TIMEFORMAT=%R
+      { time "$pdt" fit --data "$file" --format dl85 --rules binary --depth "$depth" --size "$size" \
+          -q >"$tmp/out" 2>"$tmp/err"; } 2>"$tmp/time"
+      t=$(<"$tmp/time")
       if [[ -z $best ]] || (( $(echo "$t < $best" | bc -l) )); then best=$t; fi
     done
+    out=$(<"$tmp/out")
     errors=$(sed -n 's/^objective \([0-9]*\) .*/\1/p' <<<"$out")
     optimal=$(grep -c '(optimal)' <<<"$out" || true)
     n=$(wc -l <"$file")
