@@ -240,7 +240,9 @@ static pdt_status make_tree(fit_state *fs, const answer *a)
 {
     pdt_model *m = fs->m;
     /* a subtree is rebuilt within its limits, not necessarily to the size first found */
-    size_t cap = 2 * (size_t)(a->root.n > a->root.size ? a->root.n : a->root.size) + 8;
+    size_t most = a->root.n > a->root.size ? a->root.n : a->root.size;
+    if (most > fs->data.n) most = fs->data.n; /* no degenerate splits: at most N − 1 branch nodes */
+    size_t cap = 2 * most + 8;
     fs->cap_nodes = cap;
     m->nodes = calloc(cap, sizeof *m->nodes);
     m->counts = calloc(cap * m->n_classes, sizeof *m->counts);
