@@ -28,6 +28,29 @@ void d2_count_pairs(const d2_solver *s, const uint64_t *M, const uint64_t *c1, s
 {
     const size_t fp = s->fp;
     uint32_t *T = out->T, *P = out->P;
+#ifdef D2_AVX512
+    if (W <= 8) { /* the usual case: row i's words broadcast once, kept in registers */
+        __m512i va[8], vb[8];
+        for (size_t i = 0; i < F; i++) {
+            for (size_t w = 0; w < W; w++) {
+                uint64_t a = M[w * fp + i];
+                va[w] = _mm512_set1_epi64((long long)a);
+                vb[w] = _mm512_set1_epi64((long long)(a & c1[w]));
+            }
+            for (size_t jb = i & ~(size_t)7; jb < F; jb += 8) {
+                __m512i at = _mm512_setzero_si512(), ap = _mm512_setzero_si512();
+                for (size_t w = 0; w < W; w++) {
+                    __m512i x = _mm512_load_si512((const void *)(M + w * fp + jb));
+                    at = _mm512_add_epi64(at, _mm512_popcnt_epi64(_mm512_and_si512(va[w], x)));
+                    ap = _mm512_add_epi64(ap, _mm512_popcnt_epi64(_mm512_and_si512(vb[w], x)));
+                }
+                _mm256_storeu_si256((__m256i *)(T + i * fp + jb), _mm512_cvtepi64_epi32(at));
+                _mm256_storeu_si256((__m256i *)(P + i * fp + jb), _mm512_cvtepi64_epi32(ap));
+            }
+        }
+        return;
+    }
+#endif
     for (size_t i = 0; i < F; i++) {
         for (size_t jb = i & ~(size_t)7; jb < F; jb += 8) {
 #ifdef D2_AVX512
