@@ -34,7 +34,7 @@ void *d2_alloc64(size_t bytes)
 pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err)
 {
     *out = NULL;
-    size_t fp = data->nf ? (data->nf + 7) / 8 * 8 : 8;
+    size_t fp = (data->nf + 15) / 16 * 16 + 16; /* room for a block of 16 past the last column */
     if ((uint64_t)fp * fp * 4 * 10 > MATRIX_LIMIT)
         return pdt_error_set(err, PDT_ELIMIT, "%zu binary features: the depth-2 solver's pair counts "
                              "would need more than 1 GiB; use fewer features", data->nf);

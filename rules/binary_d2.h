@@ -42,7 +42,7 @@ typedef struct d2_context {
 
 struct d2_solver {
     const bs_data *data;
-    size_t fp, wcap, nc;   /* column stride (features rounded up to 8), words per column, classes */
+    size_t fp, wcap, nc;   /* column stride (features rounded up to 16, + 16), words per column, classes */
     uint64_t *M;           /* wcap * fp compacted columns of the current items, word-major */
     uint64_t *CL;          /* nc * wcap compacted classes */
     uint32_t *fid;         /* local column -> feature */

@@ -99,10 +99,14 @@ void d2_count_diff(const d2_solver *s, size_t F, const d2_counts *a, const d2_co
 
 static inline int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
 
+/* Row f's pairs (f, g > f) in whole blocks of 16 lanes: entries past the last
+ * column hold zero counts, i.e. an empty feature, whose splits cost exactly the
+ * leaves and so change no minimum. */
 void d2_values_binary(d2_solver *s, const d2_counts *cn, size_t F, uint32_t v[3])
 {
+    enum { L = 16 };
     const size_t fp = s->fp;
-    const uint32_t *T = cn->T, *P = cn->P;
+    uint32_t *T = cn->T, *P = cn->P;
     int32_t *restrict bL = s->bestL, *restrict bR = s->bestR, *restrict lL = s->leafL,
                       *restrict lR = s->leafR;
     int32_t *restrict nn = (int32_t *)s->cnt, *restrict pp = (int32_t *)s->ccnt;
@@ -112,24 +116,57 @@ void d2_values_binary(d2_solver *s, const d2_counts *cn, size_t F, uint32_t v[3]
         pp[f] = (int32_t)P[f * fp + f];
         lR[f] = bR[f] = min32(pp[f], nn[f] - pp[f]);
         lL[f] = bL[f] = min32(M1 - pp[f], (mm - nn[f]) - (M1 - pp[f]));
+        size_t pad = (F + 7) & ~(size_t)7; /* the kernels wrote up to here */
+        memset(T + f * fp + pad, 0, (F + L - pad) * sizeof *T);
+        memset(P + f * fp + pad, 0, (F + L - pad) * sizeof *P);
     }
+    for (size_t g = F; g < F + L; g++) nn[g] = pp[g] = bR[g] = bL[g] = 0;
     for (size_t f = 0; f < F; f++) {
         const uint32_t *restrict Tf = T + f * fp, *restrict Pf = P + f * fp;
         const int32_t nf = nn[f], pf = pp[f];
-        int32_t r = bR[f], l = bL[f];
-        for (size_t g = f + 1; g < F; g++) {
-            const int32_t t = (int32_t)Tf[g], p = (int32_t)Pf[g];
-            const int32_t a = min32(p, t - p);
-            const int32_t bp = pf - p, bt = nf - t, b = min32(bp, bt - bp);
-            const int32_t cp = pp[g] - p, ct = nn[g] - t, c = min32(cp, ct - cp);
-            const int32_t dp = M1 - pf - pp[g] + p, dt = mm - nf - nn[g] + t, dd = min32(dp, dt - dp);
-            r = min32(r, a + b);
-            l = min32(l, c + dd);
-            bR[g] = min32(bR[g], a + c);
-            bL[g] = min32(bL[g], b + dd);
+#ifdef D2_AVX512
+        const __m512i vnf = _mm512_set1_epi32(nf), vpf = _mm512_set1_epi32(pf);
+        const __m512i kp = _mm512_set1_epi32(M1 - pf), kt = _mm512_set1_epi32(mm - nf);
+        __m512i rv = _mm512_set1_epi32(bR[f]), lv = _mm512_set1_epi32(bL[f]);
+        for (size_t g = f + 1; g < F; g += L) {
+            const __m512i t = _mm512_loadu_si512(Tf + g), p = _mm512_loadu_si512(Pf + g);
+            const __m512i ng = _mm512_loadu_si512(nn + g), pg = _mm512_loadu_si512(pp + g);
+            const __m512i a = _mm512_min_epi32(p, _mm512_sub_epi32(t, p));
+            const __m512i bp = _mm512_sub_epi32(vpf, p), bt = _mm512_sub_epi32(vnf, t);
+            const __m512i b = _mm512_min_epi32(bp, _mm512_sub_epi32(bt, bp));
+            const __m512i cp = _mm512_sub_epi32(pg, p), ct = _mm512_sub_epi32(ng, t);
+            const __m512i c = _mm512_min_epi32(cp, _mm512_sub_epi32(ct, cp));
+            const __m512i dp = _mm512_add_epi32(_mm512_sub_epi32(kp, pg), p);
+            const __m512i dt = _mm512_add_epi32(_mm512_sub_epi32(kt, ng), t);
+            const __m512i dd = _mm512_min_epi32(dp, _mm512_sub_epi32(dt, dp));
+            rv = _mm512_min_epi32(rv, _mm512_add_epi32(a, b));
+            lv = _mm512_min_epi32(lv, _mm512_add_epi32(c, dd));
+            _mm512_storeu_si512(bR + g, _mm512_min_epi32(_mm512_loadu_si512(bR + g), _mm512_add_epi32(a, c)));
+            _mm512_storeu_si512(bL + g, _mm512_min_epi32(_mm512_loadu_si512(bL + g), _mm512_add_epi32(b, dd)));
         }
+        bR[f] = _mm512_reduce_min_epi32(rv);
+        bL[f] = _mm512_reduce_min_epi32(lv);
+#else
+        int32_t rv[L], lv[L];
+        for (int k = 0; k < L; k++) rv[k] = bR[f], lv[k] = bL[f];
+        for (size_t g0 = f + 1; g0 < F; g0 += L)
+            for (int k = 0; k < L; k++) {
+                const size_t g = g0 + (size_t)k;
+                const int32_t t = (int32_t)Tf[g], p = (int32_t)Pf[g];
+                const int32_t a = min32(p, t - p);
+                const int32_t bp = pf - p, bt = nf - t, b = min32(bp, bt - bp);
+                const int32_t cp = pp[g] - p, ct = nn[g] - t, c = min32(cp, ct - cp);
+                const int32_t dp = M1 - pf - pp[g] + p, dt = mm - nf - nn[g] + t, dd = min32(dp, dt - dp);
+                rv[k] = min32(rv[k], a + b);
+                lv[k] = min32(lv[k], c + dd);
+                bR[g] = min32(bR[g], a + c);
+                bL[g] = min32(bL[g], b + dd);
+            }
+        int32_t r = rv[0], l = lv[0];
+        for (int k = 1; k < L; k++) r = min32(r, rv[k]), l = min32(l, lv[k]);
         bR[f] = r;
         bL[f] = l;
+#endif
     }
     for (size_t f = 0; f < F; f++) {
         v[0] = (uint32_t)min32((int32_t)v[0], lL[f] + lR[f]);
