@@ -278,12 +278,13 @@ static void set_objective(pdt_model *m, mpq_srcptr alpha)
     mpq_clear(t);
 }
 
-static void set_stats(pdt_model *m, const bs_search *s, double seconds)
+static void set_stats(pdt_model *m, bs_search *s, double seconds)
 {
     const bs_stats *st = bs_search_stats(s);
     m->stats.nodes = st->nodes;
-    m->stats.candidates = st->d2_calls + st->d1_calls;
+    m->stats.candidates = st->configs;
     m->stats.memo_hits = st->cache_hits;
+    m->stats.memo_entries = st->cache_nodes;
     m->stats.pruned = st->pruned;
     m->stats.seconds = seconds;
     m->seconds = seconds;

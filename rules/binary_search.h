@@ -97,7 +97,11 @@ uint32_t d2_tree_of(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d,
 /* ------------------------------------------------------------ the recursion */
 
 typedef struct bs_stats {
-    uint64_t nodes, d2_calls, d1_calls, cache_hits, sim_prunes, pruned;
+    uint64_t nodes;        /* subproblems entered */
+    uint64_t configs;      /* root configurations (feature, budget split) tried */
+    uint64_t d2_calls, d1_calls, cache_hits;
+    uint64_t pruned;       /* configurations and subproblems cut by a bound */
+    uint64_t cache_nodes;  /* item sets in the cache */
 } bs_stats;
 
 typedef struct bs_search bs_search;
@@ -119,7 +123,7 @@ void bs_solve_items(bs_search *s, bs_out *out, const uint64_t *items, uint32_t d
 bool bs_aborted(const bs_search *s);
 bool bs_out_of_memory(const bs_search *s);
 void bs_clear_deadline(bs_search *s);
-const bs_stats *bs_search_stats(const bs_search *s);
+const bs_stats *bs_search_stats(bs_search *s);
 d2_solver *bs_search_d2(bs_search *s);
 
 #endif

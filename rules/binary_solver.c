@@ -63,6 +63,7 @@ static bool configuration(bs_search *s, bs_level *lv, uint32_t dch, uint32_t nl,
 {
     bs_set *first = &lv->l, *second = &lv->r;
     uint32_t n1 = nl, n2 = nr;
+    s->stats.configs++;
     if (lv->r.leaf > lv->l.leaf) { /* dynamic order: more leaf errors first */
         first = &lv->r, second = &lv->l;
         n1 = nr, n2 = nl;

@@ -66,7 +66,11 @@ void bs_search_free(bs_search **sp)
 bool bs_aborted(const bs_search *s) { return s->aborted; }
 bool bs_out_of_memory(const bs_search *s) { return s->oom; }
 void bs_clear_deadline(bs_search *s) { s->has_deadline = s->aborted = false; }
-const bs_stats *bs_search_stats(const bs_search *s) { return &s->stats; }
+const bs_stats *bs_search_stats(bs_search *s)
+{
+    s->stats.cache_nodes = s->cache.n_nodes;
+    return &s->stats;
+}
 d2_solver *bs_search_d2(bs_search *s) { return s->d2; }
 
 void bs_fail_oom(bs_search *s)
