@@ -34,7 +34,7 @@ void *d2_alloc64(size_t bytes)
 pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err)
 {
     *out = NULL;
-    size_t fp = (data->nf + 15) / 16 * 16 + 16; /* room for a block of 16 past the last column */
+    size_t fp = (data->nf + 15) / 16 * 16 + D2_PAD; /* room for whole blocks past the last column */
     if ((uint64_t)fp * fp * 4 * 10 > MATRIX_LIMIT)
         return pdt_error_set(err, PDT_ELIMIT, "%zu binary features: the depth-2 solver's pair counts "
                              "would need more than 1 GiB; use fewer features", data->nf);
@@ -184,7 +184,7 @@ size_t d2_prepare(d2_solver *s, const uint64_t *items, uint32_t m, size_t *W, ui
         s->cnt[F] = ones;
         s->fid[F++] = (uint32_t)f;
     }
-    for (size_t j = F; j < fp && j < F + 8; j++) /* the kernels read whole blocks of 8 */
+    for (size_t j = F; j < fp && j < F + D2_PAD; j++) /* the kernels read whole blocks past F */
         for (size_t w = 0; w < *W; w++) s->M[w * fp + j] = 0;
     return F;
 }
@@ -205,10 +205,7 @@ void d2_values(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3])
         s->ctx.last_valid = false; /* work[0] no longer holds a context child */
         return;
     }
-    d2_count_cells(s, F, W);
-    d2_pick pick[3];
-    d2_best_general(s, F, m, leaf, pick);
-    for (int k = 0; k < 3; k++) v[k] = pick[k].cost;
+    d2_values_multi(s, F, W, m, v);
 }
 
 uint32_t d1_value(d2_solver *s, const uint64_t *items, uint32_t m)

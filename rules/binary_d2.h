@@ -9,6 +9,7 @@
 
 #define D2_FLIP UINT32_C(0x80000000) /* a column equal to the complement of the local one */
 #define D2_CONST UINT32_MAX          /* a feature constant on the items */
+#define D2_PAD 32                    /* zero columns kept past the last one (whole vector blocks) */
 
 /* Pair counts of one item set (two classes): T[i][j] = |i ∧ j| and
  * P[i][j] = |i ∧ j ∧ class 1|, for j from i rounded down to 8 up to F
@@ -42,7 +43,7 @@ typedef struct d2_context {
 
 struct d2_solver {
     const bs_data *data;
-    size_t fp, wcap, nc;   /* column stride (features rounded up to 16, + 16), words per column, classes */
+    size_t fp, wcap, nc;   /* column stride (features rounded up to 16, + D2_PAD), words per column, classes */
     uint64_t *M;           /* wcap * fp compacted columns of the current items, word-major */
     uint64_t *CL;          /* nc * wcap compacted classes */
     uint32_t *fid;         /* local column -> feature */
@@ -77,6 +78,9 @@ void d2_count_pairs(const d2_solver *s, const uint64_t *M, const uint64_t *c1, s
 void d2_count_diff(const d2_solver *s, size_t F, const d2_counts *a, const d2_counts *b, d2_counts *out);
 void d2_values_binary(d2_solver *s, const d2_counts *c, size_t F, uint32_t v[3]);
 void d2_count_cells(d2_solver *s, size_t F, size_t W);
+
+/* binary_d2_multi.c: the three optima for more than two classes. */
+void d2_values_multi(d2_solver *s, size_t F, size_t W, uint32_t m, uint32_t v[3]);
 
 typedef struct d2_pick {
     uint32_t cost;

@@ -177,71 +177,33 @@ void d2_values_binary(d2_solver *s, const d2_counts *cn, size_t F, uint32_t v[3]
 
 /* ------------------------------------------------------------ any classes, with trees */
 
-static uint32_t popcount_and(const uint64_t *M, size_t fp, size_t i, size_t j, const uint64_t *c,
-                             size_t W)
-{
-    uint32_t k = 0;
-    for (size_t w = 0; w < W; w++) k += (uint32_t)__builtin_popcountll(M[w * fp + i] & M[w * fp + j] & c[w]);
-    return k;
-}
-
-/* Two classes: the cells from the fast path's triangle of counts. */
-static void cells_binary(d2_solver *s, size_t F, size_t W)
+/* Per ordered pair: T = |f∧g| and the largest class count of the cells f∧g
+ * (A), f∧¬g (B) and ¬f∧¬g (D); ¬f∧g is B transposed.  The class counts come
+ * from the pair kernel, one class at a time. */
+void d2_count_cells(d2_solver *s, size_t F, size_t W)
 {
     const size_t fp = s->fp;
     uint32_t *T = s->mat, *A = T + fp * fp, *B = A + fp * fp, *D = B + fp * fp;
-    d2_counts *c = &s->work[0];
-    d2_count_pairs(s, s->M, s->CL + s->wcap, F, W, c);
-    const uint32_t m = s->ctot[0] + s->ctot[1], ones = s->ctot[1];
-    for (size_t f = 0; f < F; f++) {
-        s->ccnt[fp + f] = c->P[f * fp + f];
-        s->ccnt[f] = c->T[f * fp + f] - c->P[f * fp + f];
-    }
-    for (size_t f = 0; f < F; f++)
-        for (size_t g = 0; g < F; g++) {
-            size_t at = f * fp + g, tri = f <= g ? at : g * fp + f;
-            uint32_t t = c->T[tri], p = c->P[tri], nf = c->T[f * fp + f], pf = c->P[f * fp + f];
-            uint32_t ng = c->T[g * fp + g], pg = c->P[g * fp + g];
-            uint32_t dt = m - nf - ng + t, dp = ones - pf - pg + p;
-            T[at] = t;
-            A[at] = p > t - p ? p : t - p;
-            B[at] = pf - p > (nf - t) - (pf - p) ? pf - p : (nf - t) - (pf - p);
-            D[at] = dp > dt - dp ? dp : dt - dp;
-        }
-    s->ctx.last_valid = false; /* work[0] is overwritten */
-}
-
-/* Per ordered pair: T = |f∧g| and the largest class count of the cells f∧g
- * (A), f∧¬g (B) and ¬f∧¬g (D); ¬f∧g is B transposed. */
-void d2_count_cells(d2_solver *s, size_t F, size_t W)
-{
-    const size_t fp = s->fp, nc = s->nc;
-    if (nc == 2) return cells_binary(s, F, W);
-    uint32_t *T = s->mat, *A = T + fp * fp, *B = A + fp * fp, *D = B + fp * fp;
-    for (size_t c = 0; c < nc; c++)
-        for (size_t f = 0; f < F; f++)
-            s->ccnt[c * fp + f] = popcount_and(s->M, fp, f, f, s->CL + c * s->wcap, W);
-    for (size_t f = 0; f < F; f++)
-        for (size_t g = 0; g < F; g++) {
-            uint32_t t = 0;
-            for (size_t w = 0; w < W; w++)
-                t += (uint32_t)__builtin_popcountll(s->M[w * fp + f] & s->M[w * fp + g]);
-            T[f * fp + g] = t;
-            A[f * fp + g] = B[f * fp + g] = D[f * fp + g] = 0;
-        }
-    for (size_t c = 0; c < nc; c++) {
-        const uint64_t *cl = s->CL + c * s->wcap;
-        const uint32_t total = s->ctot[c];
+    d2_counts *q = &s->work[0];
+    for (size_t c = 0; c < s->nc; c++) {
+        d2_count_pairs(s, s->M, s->CL + c * s->wcap, F, W, q); /* q->T = |f∧g|, q->P = |f∧g∧c| */
+        uint32_t *Fc = s->ccnt + c * fp, Nc = s->ctot[c];
+        for (size_t f = 0; f < F; f++) Fc[f] = q->P[f * fp + f];
         for (size_t f = 0; f < F; f++)
             for (size_t g = 0; g < F; g++) {
-                uint32_t q = popcount_and(s->M, fp, f, g, cl, W), fc = s->ccnt[c * fp + f];
-                uint32_t gc = s->ccnt[c * fp + g], dq = total - fc - gc + q;
-                size_t at = f * fp + g;
-                if (q > A[at]) A[at] = q;
-                if (fc - q > B[at]) B[at] = fc - q;
-                if (dq > D[at]) D[at] = dq;
+                const size_t at = f * fp + g, tri = f <= g ? at : g * fp + f;
+                const uint32_t x = q->P[tri], y = Fc[f] - x, u = Nc - Fc[f] - Fc[g] + x;
+                if (c == 0) {
+                    T[at] = q->T[tri];
+                    A[at] = x, B[at] = y, D[at] = u;
+                } else {
+                    A[at] = x > A[at] ? x : A[at];
+                    B[at] = y > B[at] ? y : B[at];
+                    D[at] = u > D[at] ? u : D[at];
+                }
             }
     }
+    s->ctx.last_valid = false; /* work[0] is overwritten */
 }
 
 static void consider(d2_pick *p, uint32_t cost, uint32_t root, uint32_t l, uint32_t r)
