@@ -298,7 +298,8 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
     if (n == PDT_UNLIMITED || n > bs_cap(d)) n = bs_cap(d);
     bs_normalise(&d, &n);
     size_t mb = opt->memo_megabytes ? opt->memo_megabytes : 1024;
-    pdt_status st = bs_search_new(&fs->search, &fs->data, mb << 20, opt->time_limit, fs->err);
+    pdt_status st = bs_search_new(&fs->search, &fs->data, mb << 20, opt->time_limit, opt->progress,
+                                  opt->progress_user, fs->err);
     if (st) return st;
     answer a = {0};
     if (d >= 3) { /* the depth-2 optimum first: the root's incumbent, and an answer if time runs out */

@@ -115,8 +115,9 @@ typedef struct bs_out {
     uint32_t d, n;        /* the limits the root's budgets refer to */
 } bs_out;
 
+/* progress (may be NULL) is called about once a second with the root's best so far. */
 pdt_status bs_search_new(bs_search **out, const bs_data *data, size_t cache_bytes, double time_limit,
-                         pdt_error *err);
+                         pdt_progress_fn progress, void *progress_user, pdt_error *err);
 void bs_search_free(bs_search **s);
 /* The optimum for the items within (d, n) when some tree costs ≤ ub. */
 void bs_solve_items(bs_search *s, bs_out *out, const uint64_t *items, uint32_t d, uint32_t n, int64_t ub);

@@ -137,6 +137,7 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     bs_out best;
     incumbent(&best, D, n);
     bool have = (int64_t)best.cost <= ub;
+    if (level == 0) s->root_best = best.cost;
     const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1, nmin = n - 1 - nmax;
     uint64_t rlb = UINT64_MAX;
     memset(lv->seen_hash, 0, lv->seen_cap * sizeof *lv->seen_hash);
@@ -153,6 +154,7 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
             if (configuration(s, lv, dch, nl, n - 1 - nl, cub, level, &res, &local)) {
                 best = (bs_out){.cost = res.cost, .feature = f, .nl = nl, .size = res.size, .depth = res.depth};
                 have = true;
+                if (level == 0) s->root_best = best.cost;
             } else if (local < rlb) {
                 rlb = local;
             }

@@ -42,8 +42,12 @@ struct bs_search {
     sim_slot *sim; /* SIM_SLOTS per depth */
     size_t sim_depths;
     bool has_deadline, aborted, oom;
-    struct timespec deadline;
+    struct timespec start, deadline;
     uint32_t tick;
+    pdt_progress_fn progress;
+    void *progress_user;
+    double last_progress;
+    uint32_t root_best; /* the best cost found at the root of the current search */
     bs_stats stats;
 };
 

@@ -2,6 +2,7 @@
  * item sets (splits, hashes, cache nodes) and the bounds that need no search:
  * the cache's and the similarity bound (MurTree §4.5): T(D_old, d, n) −
  * |D_old \ D| ≤ T(D, d, n) for the last two item sets solved at depth d. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@
 /* ------------------------------------------------------------ setup */
 
 pdt_status bs_search_new(bs_search **out, const bs_data *data, size_t cache_bytes, double time_limit,
-                         pdt_error *err)
+                         pdt_progress_fn progress, void *progress_user, pdt_error *err)
 {
     *out = NULL;
     bs_search *s = calloc(1, sizeof *s);
@@ -25,8 +26,12 @@ pdt_status bs_search_new(bs_search **out, const bs_data *data, size_t cache_byte
         bs_search_free(&s);
         return st;
     }
+    s->progress = progress;
+    s->progress_user = progress_user;
+    s->root_best = BS_NONE;
+    clock_gettime(CLOCK_MONOTONIC, &s->start);
     if (time_limit > 0) {
-        clock_gettime(CLOCK_MONOTONIC, &s->deadline);
+        s->deadline = s->start;
         double whole = (double)(time_t)time_limit;
         s->deadline.tv_sec += (time_t)whole;
         s->deadline.tv_nsec += (long)((time_limit - whole) * 1e9);
@@ -108,15 +113,27 @@ bs_level *bs_level_get(bs_search *s, size_t level)
     return lv;
 }
 
+static void report(bs_search *s, const struct timespec *now)
+{
+    double elapsed = (double)(now->tv_sec - s->start.tv_sec) + 1e-9 * (double)(now->tv_nsec - s->start.tv_nsec);
+    if (elapsed - s->last_progress < 1.0) return;
+    s->last_progress = elapsed;
+    char best[32] = "?";
+    if (s->root_best != BS_NONE) snprintf(best, sizeof best, "%u", s->root_best);
+    pdt_progress p = {elapsed, s->stats.nodes, best};
+    s->progress(s->progress_user, &p);
+}
+
 bool bs_tick(bs_search *s)
 {
     if (s->aborted) return true;
-    if (!s->has_deadline || (++s->tick % TICK_EVERY)) return false;
+    if ((!s->has_deadline && !s->progress) || (++s->tick % TICK_EVERY)) return false;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > s->deadline.tv_sec ||
-        (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec))
+    if (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
+                            (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec)))
         s->aborted = true;
+    if (s->progress) report(s, &now);
     return s->aborted;
 }
 

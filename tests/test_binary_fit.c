@@ -290,6 +290,48 @@ static void test_binary_time_limit(void **state)
     pdt_dataset_free(&ds);
 }
 
+typedef struct progress_log {
+    int calls;
+    double last_seconds;
+    uint64_t last_nodes;
+    long best;
+} progress_log;
+
+static void on_progress(void *user, const pdt_progress *p)
+{
+    progress_log *log = user;
+    assert_true(p->seconds >= log->last_seconds + 0.99 || log->calls == 0);
+    assert_true(p->nodes >= log->last_nodes);
+    log->calls++;
+    log->last_seconds = p->seconds;
+    log->last_nodes = p->nodes;
+    log->best = strtol(p->best, NULL, 10);
+}
+
+/* A long search reports about once a second: time, subproblems and the root's best so far. */
+static void test_binary_progress(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = dl85("australian-credit");
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.max_depth = 6;
+    o.time_limit = 2.5;
+    progress_log log = {0};
+    o.progress = on_progress;
+    o.progress_user = &log;
+    pdt_model *m = NULL;
+    pdt_error err;
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
+    assert_true(log.calls >= 1 && log.calls <= 3);
+    assert_true(log.last_nodes > 0);
+    assert_true(log.best >= (long)m->misclassifications); /* the answer is at least as good */
+    assert_false(m->optimal);
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+}
+
 /* ------------------------------------------------------------ command line */
 
 static void test_binary_cli_json(void **state)
@@ -368,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_binary_sparse_equals_min_over_sizes),
         cmocka_unit_test(test_binary_lexicographic),
         cmocka_unit_test(test_binary_time_limit),
+        cmocka_unit_test(test_binary_progress),
         cmocka_unit_test(test_binary_cli_json),
         cmocka_unit_test(test_binary_cli_bad_input),
     };
