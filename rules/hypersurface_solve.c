@@ -125,6 +125,7 @@ static pdt_status make_model(pdt_model **out, hss *h, const hss_tree *best, pdt_
     (*out)->stats.nodes = 1 + h->regions;
     (*out)->stats.candidates = h->candidates;
     (*out)->stats.memo_entries = h->memo.n;
+    (*out)->stats.memo_hits = h->memo_hits;
     (*out)->seconds = hss_elapsed(h);
     (*out)->stats.seconds = (*out)->seconds;
     return PDT_OK;

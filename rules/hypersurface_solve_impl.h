@@ -66,7 +66,7 @@ typedef struct hss {
     double next_report;
     int64_t best_value; /* best tree value so far (progress reports) */
     bool stopped;
-    uint64_t candidates, regions;
+    uint64_t candidates, regions, memo_hits;
 } hss;
 
 /* A region: its items, class counts and per-class item bitsets. */

@@ -97,6 +97,7 @@ static void best_split(hss *h, const uint64_t *items, int64_t bound, hss_split *
     hss_split *cached = hss_map_get(&h->memo, items, &fresh);
     if (cached && !fresh && (cached->exact || cached->value >= bound)) {
         *out = *cached;
+        h->memo_hits++;
         return;
     }
     h->regions++;
@@ -151,7 +152,8 @@ static void try_root(hss *h, hss_tree *best, const uint64_t *const *side, const 
         if (leaf[1 - s] >= best->value) continue; /* the split child costs at least 0 */
         hss_split child;
         best_split(h, side[s], best->value - leaf[1 - s], &child);
-        if (!child.exact) continue;
+        /* a cached optimum may have been found under a looser bound */
+        if (!child.exact || leaf[1 - s] + child.value >= best->value) continue;
         best->value = h->best_value = leaf[1 - s] + child.value;
         best->size = 2;
         memcpy(best->root.t, t, h->G * sizeof *t);
