@@ -346,7 +346,7 @@ pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region 
         t[k - 1]++;
         for (size_t i = k; i < G; i++) t[i] = t[i - 1] + 1;
     }
-    if (keep) qsort(h->exc, h->n_exc, sizeof *h->exc, cmp_exc);
+    if (keep && h->n_exc) qsort(h->exc, h->n_exc, sizeof *h->exc, cmp_exc); /* exc is NULL when empty */
     return keep ? sort_tuples(h, err) : PDT_OK;
 }
 
