@@ -17,6 +17,13 @@
 
 #define DEADLINE_EVERY 1024u
 
+/* Remaining depth of a child: unlimited stays unlimited (it is part of the
+ * cache key, so "UINT32_MAX − depth" would cache every subproblem per depth). */
+uint32_t pdt_engine_child_depth(uint32_t drem)
+{
+    return drem == PDT_UNLIMITED ? PDT_UNLIMITED : drem - 1;
+}
+
 uint32_t pdt_engine_depth_cap(uint32_t drem)
 {
     return drem >= 31 ? PDT_UNLIMITED : (UINT32_C(1) << drem) - 1;
@@ -282,7 +289,7 @@ static pdt_status solve_child(solve_ctx *c, pdt_node *n, const pdt_lazy_rules *l
     pdt_search_state *s = c->s;
     *ok = false;
     if (!s->alg->residual(ub, c->f->v_inc, other)) return PDT_OK;
-    return pdt_engine_solve(s, n, lz, k, c->drem - 1, ub, ok, out);
+    return pdt_engine_solve(s, n, lz, k, pdt_engine_child_depth(c->drem), ub, ok, out);
 }
 
 /* Tries the candidate with children l, r and budgets k1, k2 against the
@@ -306,7 +313,7 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     if (st) return st;
     if (!s->pc->lower_bound) { /* no bound known for the sibling: only the incumbent */
         a->set(f->v_ubl, f->v_inc);
-        st = pdt_engine_solve(s, n1, z1, b1, c->drem - 1, f->v_ubl, &ok, v1);
+        st = pdt_engine_solve(s, n1, z1, b1, pdt_engine_child_depth(c->drem), f->v_ubl, &ok, v1);
     } else {
         st = solve_child(c, n1, z1, b1, f->v_lb2, f->v_ubl, v1, &ok);
     }
@@ -343,7 +350,7 @@ static pdt_status try_split(solve_ctx *c, int64_t payload, uint32_t index, pdt_n
                             pdt_lazy_rules *ll, pdt_node *r, pdt_lazy_rules *lr)
 {
     pdt_search_state *s = c->s;
-    uint32_t child_cap = pdt_engine_depth_cap(c->drem - 1);
+    uint32_t child_cap = pdt_engine_depth_cap(pdt_engine_child_depth(c->drem));
     uint32_t nl = PDT_UNLIMITED, nr = PDT_UNLIMITED;
     if (s->exact) { /* exact sizes need the children's rule counts */
         nl = pdt_engine_derive_rules(s, c->f->lrules, ll);

@@ -96,5 +96,6 @@ bool pdt_engine_seen_before(pdt_search_state *s, pdt_frame *f, const uint64_t *i
 void pdt_engine_seen_reset(pdt_frame *f);
 pdt_frame *pdt_engine_frame(pdt_search_state *s, uint32_t depth);
 uint32_t pdt_engine_depth_cap(uint32_t drem);
+uint32_t pdt_engine_child_depth(uint32_t drem);
 
 #endif

@@ -23,16 +23,16 @@ static pdt_status count_split(count_ctx *c, pdt_frame *f, int64_t payload, pdt_n
     uint32_t nr = pdt_engine_derive_rules(s, f->rrules, lr);
     pdt_lazy_rules el = {f->lrules, nl, UINT32_MAX, PDT_REL_LEFT};
     pdt_lazy_rules er = {f->rrules, nr, UINT32_MAX, PDT_REL_RIGHT};
-    uint32_t cap = pdt_engine_depth_cap(c->drem - 1);
+    uint32_t cap = pdt_engine_depth_cap(pdt_engine_child_depth(c->drem));
     for (uint32_t k1 = 0; k1 < c->k; k1++) {
         uint32_t k2 = c->k - 1 - k1;
         if (k1 > cap || k2 > cap) continue;
         /* proper (exclusive) relations use distinct rules: a child cannot use more than it has */
         if (s->data_defined && (k1 > nl || k2 > nr)) continue;
-        pdt_status st = pdt_engine_count(s, l, &el, k1, c->drem - 1, f->v_l);
+        pdt_status st = pdt_engine_count(s, l, &el, k1, pdt_engine_child_depth(c->drem), f->v_l);
         if (st) return st;
         if (s->alg->is_zero(f->v_l)) continue;
-        st = pdt_engine_count(s, r, &er, k2, c->drem - 1, f->v_r);
+        st = pdt_engine_count(s, r, &er, k2, pdt_engine_child_depth(c->drem), f->v_r);
         if (st) return st;
         if (s->pc->branch) {
             st = s->pc->branch(f->v_c, s->inst, c->node, payload, f->v_l, f->v_r, s->err);
@@ -188,11 +188,11 @@ static pdt_status rebuild_children(pdt_search_state *s, pdt_node *node, const ow
     owned_child cl = {0}, cr = {0};
     st = own_child(s, &cl, &l, &ll);
     if (!st) st = own_child(s, &cr, &r, &lr);
-    uint32_t k1 = od->d.k1, cap = pdt_engine_depth_cap(drem - 1);
+    uint32_t k1 = od->d.k1, cap = pdt_engine_depth_cap(pdt_engine_child_depth(drem));
     uint32_t k2 = k == PDT_UNLIMITED ? cap : k - 1 - k1;
     if (!s->exact && k2 > cap) k2 = cap;
-    if (!st) st = rebuild_child(s, &cl, k1, drem - 1, od->d.has_values ? od->vl : NULL, t);
-    if (!st) st = rebuild_child(s, &cr, k2, drem - 1, od->d.has_values ? od->vr : NULL, t);
+    if (!st) st = rebuild_child(s, &cl, k1, pdt_engine_child_depth(drem), od->d.has_values ? od->vl : NULL, t);
+    if (!st) st = rebuild_child(s, &cr, k2, pdt_engine_child_depth(drem), od->d.has_values ? od->vr : NULL, t);
     free_child(&cl);
     free_child(&cr);
     return st;
