@@ -27,13 +27,17 @@ static void chain_help(FILE *out)
     cli_print_options(out, chain_options);
 }
 
+static bool dims_given(void)
+{
+    const char *text = cli_get(chain_options, "dims"), *file = cli_get(chain_options, "dims-file");
+    if (!text != !file) return true;
+    fprintf(stderr, "pdt chain: give exactly one of --dims \"p0 p1 … pn\" and --dims-file FILE\n");
+    return false;
+}
+
 static bool read_dims(mpz_t **dims, size_t *n)
 {
     const char *text = cli_get(chain_options, "dims"), *file = cli_get(chain_options, "dims-file");
-    if (!text == !file) {
-        fprintf(stderr, "pdt chain: give exactly one of --dims \"p0 p1 … pn\" and --dims-file FILE\n");
-        return false;
-    }
     pdt_error err;
     pdt_error_clear(&err);
     pdt_status st = text ? pdt_chain_parse_dims(dims, n, text, strlen(text), "option --dims", false, &err)
@@ -98,7 +102,7 @@ static int chain_run(int argc, char **argv)
     pdt_search_opts so;
     pdt_search_opts_init(&so);
     if (!cli_parse(chain_options, argc, argv, "chain") ||
-        !cli_double(&so.time_limit, chain_options, "time-limit", "chain", 0))
+        !cli_double(&so.time_limit, chain_options, "time-limit", "chain", 0) || !dims_given())
         return 2;
     so.no_memo = cli_flag(chain_options, "no-memo");
     mpz_t *dims = NULL;
