@@ -48,10 +48,6 @@ static char **split_list(const char *text, size_t *n)
 static bool load_points(pdt_dataset **ds)
 {
     const char *path = cli_get(kd_options, "data");
-    if (!path) {
-        fprintf(stderr, "pdt kdtree: option --data is required (try 'pdt kdtree --help')\n");
-        return false;
-    }
     size_t n_skip = 0;
     char **skip = cli_get(kd_options, "skip") ? split_list(cli_get(kd_options, "skip"), &n_skip) : NULL;
     pdt_csv_options co = {.no_label = true, .weight = cli_get(kd_options, "weights"),
@@ -180,6 +176,10 @@ static int kd_run(int argc, char **argv)
     if (!cli_parse(kd_options, argc, argv, "kdtree") || !read_objective(&obj) ||
         !cli_double(&so.time_limit, kd_options, "time-limit", "kdtree", 0))
         return 2;
+    if (!cli_get(kd_options, "data")) {
+        fprintf(stderr, "pdt kdtree: option --data is required (try 'pdt kdtree --help')\n");
+        return 2;
+    }
     so.no_memo = cli_flag(kd_options, "no-memo");
     pdt_dataset *ds = NULL;
     if (!load_points(&ds)) return 1;
