@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of the foundation (issue 2).  Not a test: prints a table and
 # writes bench/results/issue2.tsv.  Times are wall seconds of one `pdt fit`
-# (data loading, rule generation and search included) and the search alone.
+# (process start, loading, rule generation and search) and of pdt_fit alone.
 # Usage: bench/issue2.sh [path/to/pdt]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,7 @@ iris=$data/csv/iris.csv
 out=$here/results
 mkdir -p "$out"
 tsv=$out/issue2.tsv
-printf 'bench\tdata\tN\trules\tK\toptimum\toptimal\twall_s\tsearch_s\tnodes\tmemo_hits\n' > "$tsv"
+printf 'bench\tdata\tN\trules\tK\toptimum\toptimal\twall_s\tfit_s\tnodes\tmemo_hits\n' > "$tsv"
 
 run() { # name data rules K [extra...]
   local name=$1 file=$2 rules=$3 k=$4; shift 4

@@ -115,6 +115,16 @@ static bool write_outputs(const pdt_model *m, cli_option *o)
     return true;
 }
 
+/* Long searches say how they are doing on stderr (from the fifth second, every 5 s). */
+static void on_progress(void *user, const pdt_progress *p)
+{
+    double *next = user;
+    if (p->seconds < *next) return;
+    *next = p->seconds + 5;
+    fprintf(stderr, "pdt fit: %.0f s, %llu subproblems, best so far %s\n", p->seconds,
+            (unsigned long long)p->nodes, p->best);
+}
+
 static int fit_run(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -123,6 +133,11 @@ static int fit_run(int argc, char **argv)
     }
     pdt_fit_options fo;
     if (!cli_parse(fit_options, argc, argv, "fit") || !fit_read_options(&fo, fit_options)) return 2;
+    double next_report = 5;
+    if (!cli_flag(fit_options, "quiet")) {
+        fo.progress = on_progress;
+        fo.progress_user = &next_report;
+    }
     pdt_dataset *ds = NULL;
     if (!cli_load_data(&ds, fit_options, "fit", false)) return 1;
     pdt_model *m = NULL;

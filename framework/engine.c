@@ -31,14 +31,30 @@ double pdt_engine_elapsed(const pdt_search_state *s)
     return (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
 }
 
+static void report_progress(pdt_search_state *s, double elapsed)
+{
+    s->last_progress = elapsed;
+    pdt_buf best;
+    pdt_buf_init(&best);
+    if (s->n_frames && s->frames[0]) s->alg->to_text(&best, s->frames[0]->v_inc);
+    pdt_progress p = {elapsed, s->stats.nodes, best.data ? best.data : "?"};
+    s->o.progress(s->o.progress_user, &p);
+    pdt_buf_clear(&best);
+}
+
+/* Every DEADLINE_EVERY subproblems: the time limit and progress reports. */
 static void check_deadline(pdt_search_state *s)
 {
-    if (!s->has_deadline || (s->stats.nodes % DEADLINE_EVERY)) return;
+    if ((!s->has_deadline && !s->o.progress) || (s->stats.nodes % DEADLINE_EVERY)) return;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > s->deadline.tv_sec ||
-        (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec))
+    if (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
+                            (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec)))
         s->aborted = true;
+    if (s->o.progress) {
+        double elapsed = (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
+        if (elapsed - s->last_progress >= 1.0) report_progress(s, elapsed);
+    }
 }
 
 /* ------------------------------------------------------------ frames */

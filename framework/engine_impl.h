@@ -56,6 +56,7 @@ typedef struct pdt_search_state {
     uint32_t root_rules; /* capacity of rule buffers */
     pdt_search_stats stats;
     bool aborted, has_deadline;
+    double last_progress;
     struct timespec start, deadline;
     pdt_error *err;
 } pdt_search_state;

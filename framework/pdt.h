@@ -150,6 +150,15 @@ typedef struct pdt_trace_event {
 
 typedef void (*pdt_trace_fn)(void *user, const pdt_trace_event *ev);
 
+/* Progress of a long search, reported about once a second. */
+typedef struct pdt_progress {
+    double seconds;       /* since the search started */
+    uint64_t nodes;       /* subproblems entered so far */
+    const char *best;     /* the best value found at the root so far, as text */
+} pdt_progress;
+
+typedef void (*pdt_progress_fn)(void *user, const pdt_progress *p);
+
 typedef struct pdt_fit_options {
     const char *rules;            /* family or comma list: "axis", "hyperplane", "axis,hyperplane" */
     pdt_rule_params rule_params;
@@ -166,6 +175,8 @@ typedef struct pdt_fit_options {
     /* Objectives beyond plain misclassifications (appended in 0.1): */
     const char *sparse;           /* α as an exact decimal: minimise errors/N + α·(branch nodes) */
     bool lexicographic;           /* fewest branch nodes among the most accurate trees */
+    pdt_progress_fn progress;     /* called about once a second during long searches */
+    void *progress_user;
 } pdt_fit_options;
 
 void pdt_fit_options_init(pdt_fit_options *opt);

@@ -263,6 +263,8 @@ typedef struct pdt_search_opts {
     double time_limit;   /* seconds, 0: none */
     pdt_trace_fn trace;
     void *trace_user;
+    pdt_progress_fn progress;
+    void *progress_user;
 } pdt_search_opts;
 
 void pdt_search_opts_init(pdt_search_opts *o);
