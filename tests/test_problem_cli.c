@@ -156,7 +156,7 @@ static const char windmill[] = "# four blades, each line cuts the next\n1 -2 3 -
 static void test_problem_cli_bsp_windmill(void **state)
 {
     (void)state;
-    char *seg = tu_write_file("windmill.txt", windmill);
+    char *seg = strdup(tu_data("problems/windmill.txt"));
     char *json = tmp_path("bsp.json"), *png = tmp_path("bsp.png"), *svg = tmp_path("bsp_tree.svg");
     tu_run r;
     tu_run_pdt(&r, "bsp", "--segments", seg, "--random", "50", "-o", json, "--picture", png, "--svg", svg, NULL);
@@ -268,7 +268,7 @@ static const char points[] = "x,y,w\n1,5,2\n2,3,1\n3,8,1/2\n4,1,3\n5,6,1\n6,2,1\
 static void test_problem_cli_kdtree(void **state)
 {
     (void)state;
-    char *data = tu_write_file("points.csv", points);
+    char *data = strdup(tu_data("problems/points.csv"));
     char *json = tmp_path("kd.json"), *png = tmp_path("cells.png"), *dot = tmp_path("kd.dot");
     tu_run r;
     tu_run_pdt(&r, "kdtree", "--data", data, "--weights", "w", "-o", json, "--picture", png, "--dot", dot, NULL);
