@@ -253,7 +253,7 @@ pdt_status pdt_bsp_solve(pdt_bsp *b, pdt_bsp_objective objective, bool depth_tie
     pdt_node root = {items, (uint32_t)b->n_pieces, no_rules, 0, 0};
     pdt_search_result res = {.value = &b->value};
     pdt_status st = pdt_search(&res, &pdt_problem_class_bsp, b, NULL, b->words, &root, &o, err);
-    if (!st && !res.found) st = pdt_error_set(err, PDT_ELIMIT, "bsp: stopped before any partition was found");
+    if (!st && !res.found) st = pdt_error_set(err, PDT_ELIMIT, "bsp: the time limit was reached before the search completed any partition");
     if (!st) {
         b->optimal = res.optimal;
         b->stats = res.stats;

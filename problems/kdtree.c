@@ -426,7 +426,7 @@ pdt_status pdt_kdtree_solve(pdt_kdtree *t, const pdt_search_opts *opts, pdt_erro
     const pdt_problem_class *pc =
         t->objective == PDT_KD_ACCESS ? &pdt_problem_class_kdtree : &kdtree_height_class;
     pdt_status st = pdt_search(&res, pc, t, NULL, t->words, &root, &o, err);
-    if (!st && !res.found) st = pdt_error_set(err, PDT_ELIMIT, "k-D tree: stopped before any tree was found");
+    if (!st && !res.found) st = pdt_error_set(err, PDT_ELIMIT, "k-D tree: the time limit was reached before the search completed any tree");
     if (!st) {
         t->optimal = res.optimal;
         t->stats = res.stats;

@@ -340,7 +340,7 @@ pdt_status pdt_chain_solve(pdt_chain *c, const pdt_search_opts *opts, pdt_error 
     pdt_search_result res = {.value = &v};
     pdt_status st = pdt_search(&res, &pdt_problem_class_matrix_chain, c, NULL, c->words, &root, &o, err);
     if (!st && !res.found)
-        st = pdt_error_set(err, PDT_ELIMIT, "matrix chain: stopped before any order was found");
+        st = pdt_error_set(err, PDT_ELIMIT, "matrix chain: the time limit was reached before the search completed any order");
     if (!st) {
         mpz_set(c->cost, v.z);
         c->optimal = res.optimal;
