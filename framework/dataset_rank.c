@@ -94,8 +94,34 @@ static bool cell_is_binary(const pdt_dataset *ds, size_t cell)
     return ds->x[cell] == 0.0 || ds->x[cell] == 1.0;
 }
 
+/* Every cell 0 or 1 (every DL8.5 file): all ranks in two passes over the rows. */
+static bool rank_all_binary(pdt_dataset *ds)
+{
+    const size_t n = ds->n, d = ds->d;
+    uint8_t *seen = calloc(d ? d : 1, 1); /* bit 0: a 0 seen, bit 1: a 1 seen */
+    if (!seen) return false;
+    bool binary = true;
+    for (size_t i = 0; i < n && binary; i++)
+        for (size_t j = 0; j < d; j++) {
+            double v = ds->x[i * d + j];
+            binary = binary && (v == 0.0 || v == 1.0) && (!ds->q || cell_is_binary(ds, i * d + j));
+            seen[j] |= (uint8_t)(v == 1.0 ? 2 : 1);
+        }
+    if (binary) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < d; j++) ds->rank[i * d + j] = (seen[j] & 1) && ds->x[i * d + j] == 1.0;
+        for (size_t j = 0; j < d; j++) ds->n_distinct[j] = (seen[j] & 1) + (seen[j] >> 1);
+    }
+    free(seen);
+    return binary;
+}
+
 pdt_status pdt_dataset_finish(pdt_dataset *ds, pdt_error *err)
 {
+    if (ds->n && rank_all_binary(ds)) {
+        ds->binary = true;
+        return PDT_OK;
+    }
     size_t key_size = ds->q ? sizeof(exact_key) : sizeof(double_key);
     void *keys = malloc((ds->n ? ds->n : 1) * key_size);
     if (!keys) return pdt_error_set(err, PDT_ENOMEM, "out of memory (ranking %zu rows)", ds->n);

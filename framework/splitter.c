@@ -11,7 +11,7 @@
 uint32_t pdt_engine_derive_rules(const pdt_search_state *s, uint32_t *out, const pdt_lazy_rules *lz)
 {
     if (lz->root == UINT32_MAX) {
-        memcpy(out, lz->from, lz->n * sizeof *out);
+        if (lz->n) memcpy(out, lz->from, lz->n * sizeof *out); /* from may be NULL when empty */
         return lz->n;
     }
     uint32_t m = 0;

@@ -1,0 +1,188 @@
+/* The dataset cache (MurTree §4.6.2): subproblems keyed by their item set,
+ * each holding what is known per (depth, size) limit — optimal subtrees
+ * (their root and budgets) and lower bounds — and the depth-2 solver's three
+ * optima.  Keys are kept whole and compared on every hash match, so a hit is
+ * exact, never a probable one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "binary_search.h"
+#include "bitset.h"
+
+#define CHUNK_NODES 4096u
+#define ARENA_WORDS (UINT64_C(1) << 17) /* 1 MiB of keys per arena */
+
+void bc_init(bc_cache *c, size_t words, size_t limit_bytes)
+{
+    memset(c, 0, sizeof *c);
+    c->words = words ? words : 1;
+    c->limit = limit_bytes;
+}
+
+void bc_clear(bc_cache *c)
+{
+    for (size_t k = 0; k < c->n_nodes; k++) free(c->chunks[k / CHUNK_NODES][k % CHUNK_NODES].entries);
+    for (size_t k = 0; k < c->n_chunks; k++) free(c->chunks[k]);
+    for (size_t k = 0; k < c->n_arenas; k++) free(c->arenas[k]);
+    free(c->chunks);
+    free(c->arenas);
+    free(c->slots);
+    memset(c, 0, sizeof *c);
+}
+
+/* Four independent multiply chains, then a final mix: fast on long keys. */
+uint64_t bc_hash(const uint64_t *bits, size_t words)
+{
+    uint64_t h[4] = {UINT64_C(0x9e3779b97f4a7c15), UINT64_C(0xc2b2ae3d27d4eb4f),
+                     UINT64_C(0x165667b19e3779f9), UINT64_C(0x27d4eb2f165667c5)};
+    size_t k = 0;
+    for (; k + 4 <= words; k += 4)
+        for (size_t j = 0; j < 4; j++) h[j] = (h[j] ^ bits[k + j]) * UINT64_C(0xff51afd7ed558ccd) + k;
+    for (; k < words; k++) h[k & 3] = (h[k & 3] ^ bits[k]) * UINT64_C(0xc4ceb9fe1a85ec53);
+    uint64_t x = h[0] ^ (h[1] >> 17) ^ (h[2] << 23) ^ (h[3] >> 31) ^ h[3];
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return x;
+}
+
+static bc_node *node_at(const bc_cache *c, size_t k) { return &c->chunks[k / CHUNK_NODES][k % CHUNK_NODES]; }
+
+bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m)
+{
+    if (!c->n_slots) return NULL;
+    size_t mask = c->n_slots - 1;
+    for (size_t p = (size_t)hash & mask;; p = (p + 1) & mask) {
+        uint32_t s = c->slots[p];
+        if (!s) return NULL;
+        bc_node *nd = node_at(c, s - 1);
+        if (nd->hash == hash && nd->m == m && pdt_bits_equal(nd->key, bits, c->words)) return nd;
+    }
+}
+
+static bool grow_slots(bc_cache *c)
+{
+    size_t n = c->n_slots ? 2 * c->n_slots : 1024;
+    uint32_t *slots = calloc(n, sizeof *slots);
+    if (!slots) return false;
+    for (size_t k = 0; k < c->n_nodes; k++) {
+        size_t p = (size_t)node_at(c, k)->hash & (n - 1);
+        while (slots[p]) p = (p + 1) & (n - 1);
+        slots[p] = (uint32_t)k + 1;
+    }
+    c->bytes += (n - c->n_slots) * sizeof *slots;
+    free(c->slots);
+    c->slots = slots;
+    c->n_slots = n;
+    return true;
+}
+
+static uint64_t *key_alloc(bc_cache *c)
+{
+    if (!c->n_arenas || c->arena_used + c->words > ARENA_WORDS) {
+        if (c->n_arenas == c->cap_arenas) {
+            size_t cap = c->cap_arenas ? 2 * c->cap_arenas : 16;
+            uint64_t **a = realloc(c->arenas, cap * sizeof *a);
+            if (!a) return NULL;
+            c->arenas = a;
+            c->cap_arenas = cap;
+        }
+        size_t words = c->words > ARENA_WORDS ? c->words : ARENA_WORDS;
+        c->arenas[c->n_arenas] = malloc(words * sizeof **c->arenas);
+        if (!c->arenas[c->n_arenas]) return NULL;
+        c->n_arenas++;
+        c->arena_used = 0;
+        c->bytes += words * sizeof **c->arenas;
+    }
+    uint64_t *k = c->arenas[c->n_arenas - 1] + c->arena_used;
+    c->arena_used += c->words;
+    return k;
+}
+
+static bc_node *node_alloc(bc_cache *c)
+{
+    if (c->n_nodes % CHUNK_NODES == 0) {
+        if (c->n_chunks == c->cap_chunks) {
+            size_t cap = c->cap_chunks ? 2 * c->cap_chunks : 16;
+            bc_node **ch = realloc(c->chunks, cap * sizeof *ch);
+            if (!ch) return NULL;
+            c->chunks = ch;
+            c->cap_chunks = cap;
+        }
+        c->chunks[c->n_chunks] = malloc(CHUNK_NODES * sizeof **c->chunks);
+        if (!c->chunks[c->n_chunks]) return NULL;
+        c->n_chunks++;
+        c->bytes += CHUNK_NODES * sizeof **c->chunks;
+    }
+    return node_at(c, c->n_nodes);
+}
+
+bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m)
+{
+    bc_node *nd = bc_find(c, bits, hash, m);
+    if (nd) return nd;
+    if (c->full || c->bytes > c->limit || c->n_nodes >= UINT32_MAX - 1) {
+        c->full = true;
+        return NULL;
+    }
+    if (2 * (c->n_nodes + 1) > c->n_slots && !grow_slots(c)) return NULL;
+    nd = node_alloc(c);
+    uint64_t *key = nd ? key_alloc(c) : NULL;
+    if (!key) return NULL;
+    memcpy(key, bits, c->words * sizeof *key);
+    *nd = (bc_node){.hash = hash, .key = key, .m = m, .d2 = {BS_NONE, BS_NONE, BS_NONE}};
+    size_t mask = c->n_slots - 1, p = (size_t)hash & mask;
+    while (c->slots[p]) p = (p + 1) & mask;
+    c->slots[p] = (uint32_t)++c->n_nodes;
+    return nd;
+}
+
+const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n)
+{
+    for (uint32_t k = 0; k < node->n_entries; k++) {
+        const bc_entry *e = &node->entries[k];
+        if (e->opt != BS_NONE && e->depth <= d && d <= e->d && e->size <= n && n <= e->n) return e;
+    }
+    return NULL;
+}
+
+uint32_t bc_lower(const bc_node *node, uint32_t d, uint32_t n)
+{
+    uint32_t lb = 0;
+    if (d == 1 && node->d2[0] != BS_NONE) lb = node->d2[0];
+    if (d == 2 && node->d2[1] != BS_NONE) lb = node->d2[n - 1];
+    for (uint32_t k = 0; k < node->n_entries; k++) {
+        const bc_entry *e = &node->entries[k];
+        if (e->d >= d && e->n >= n && e->lb > lb) lb = e->lb;
+    }
+    return lb;
+}
+
+static bc_entry *entry_for(bc_cache *c, bc_node *node, uint32_t d, uint32_t n)
+{
+    for (uint32_t k = 0; k < node->n_entries; k++)
+        if (node->entries[k].d == d && node->entries[k].n == n) return &node->entries[k];
+    if (node->n_entries == node->cap_entries) {
+        uint32_t cap = node->cap_entries ? 2 * node->cap_entries : 2;
+        bc_entry *e = realloc(node->entries, cap * sizeof *e);
+        if (!e) return NULL;
+        c->bytes += (cap - node->cap_entries) * sizeof *e;
+        node->entries = e;
+        node->cap_entries = cap;
+    }
+    bc_entry *e = &node->entries[node->n_entries++];
+    *e = (bc_entry){.d = d, .n = n, .opt = BS_NONE, .feature = BS_NONE};
+    return e;
+}
+
+void bc_store_optimum(bc_cache *c, bc_node *node, const bc_entry *src)
+{
+    bc_entry *e = node ? entry_for(c, node, src->d, src->n) : NULL;
+    if (e) *e = *src;
+}
+
+void bc_store_lower(bc_cache *c, bc_node *node, uint32_t d, uint32_t n, uint32_t lb)
+{
+    bc_entry *e = node ? entry_for(c, node, d, n) : NULL;
+    if (e && e->opt == BS_NONE && lb > e->lb) e->lb = lb;
+}

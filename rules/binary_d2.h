@@ -1,0 +1,95 @@
+/* The depth-2 solver's state, shared by binary_d2.c (compaction and entry
+ * points), binary_d2_count.c (frequency counts and optima) and
+ * binary_d2_context.c (a depth-3 node's items compacted once for its
+ * children, and counts derived incrementally). */
+#ifndef PDT_BINARY_D2_H
+#define PDT_BINARY_D2_H
+
+#include "binary_search.h"
+
+#define D2_FLIP UINT32_C(0x80000000) /* a column equal to the complement of the local one */
+#define D2_CONST UINT32_MAX          /* a feature constant on the items */
+#define D2_PAD 32                    /* zero columns kept past the last one (whole vector blocks) */
+
+/* Pair counts of one item set (two classes): T[i][j] = |i ∧ j| and
+ * P[i][j] = |i ∧ j ∧ class 1|, for j from i rounded down to 8 up to F
+ * rounded up to 8 (the diagonal holds the single counts). */
+typedef struct d2_counts {
+    uint32_t *T, *P;
+    uint32_t m, ones; /* items, items of class 1 */
+} d2_counts;
+
+/* A depth-3 node's items, compacted once: its children are squeezed from
+ * these columns (half as wide as the dataset's), and when both children of
+ * one feature are solved, the second child's counts are the node's minus
+ * the first child's (MurTree's incremental update with D_old = the node). */
+typedef struct d2_context {
+    uint64_t gen;       /* 0: none */
+    const uint64_t *items;
+    uint32_t m;
+    bool built, counted;
+    size_t F, W;        /* kept columns, words per column */
+    uint64_t *Mc;       /* F * W, column-major */
+    uint64_t *M;        /* wcap * fp, word-major (for counting) */
+    uint64_t *CL;       /* nc * wcap */
+    uint32_t *fid;      /* fp: local column -> feature */
+    uint32_t *code;     /* nf: feature -> local column (| D2_FLIP), or D2_CONST */
+    d2_counts counts;   /* of the node, when counted */
+    /* the last child solved here: feature, side, and which work buffer holds its counts */
+    bool last_valid;
+    uint32_t last_f;
+    int last_side, last_buf;
+} d2_context;
+
+struct d2_solver {
+    const bs_data *data;
+    size_t fp, wcap, nc;   /* column stride (features rounded up to 16, + D2_PAD), words per column, classes */
+    uint64_t *M;           /* wcap * fp compacted columns of the current items, word-major */
+    uint64_t *CL;          /* nc * wcap compacted classes */
+    uint32_t *fid;         /* local column -> feature */
+    uint32_t *nzw, *nzc;   /* nonzero words of the items and their popcounts */
+    uint32_t *cnt;         /* fp: items having the column */
+    uint32_t *ccnt;        /* nc * fp: items of class c having the column */
+    uint32_t *ctot;        /* nc: items of each class */
+    uint32_t *mat;         /* 4 * fp * fp: the scalar path's T, A, B, D */
+    d2_counts work[2];     /* the binary path's counts */
+    int32_t *leafL, *leafR, *bestL, *bestR; /* fp each */
+    uint64_t *seen;        /* dedup hash table of kept columns, 0 = empty */
+    uint32_t *seen_col;
+    size_t seen_cap;       /* a power of two ≥ 2 * fp */
+    uint64_t *mask;        /* wcap: a child's items in a context's coordinates */
+    d2_context ctx;
+    uint64_t gens;
+};
+
+/* binary_d2.c */
+void *d2_alloc64(size_t bytes);
+uint32_t d2_squeeze(uint64_t *out, size_t stride, const uint64_t *col, const uint64_t *items,
+                    const uint32_t *nzw, const uint32_t *nzc, size_t n_nz);
+size_t d2_nonzero(d2_solver *s, const uint64_t *items, size_t words);
+/* Compacts the items' non-constant, distinct columns into s->M; code (may be
+ * NULL) receives every feature's column. Returns F, *W the words per column. */
+size_t d2_prepare(d2_solver *s, const uint64_t *items, uint32_t m, size_t *W, uint32_t *code);
+
+/* binary_d2_count.c */
+void d2_count_pairs(const d2_solver *s, const uint64_t *M, const uint64_t *c1, size_t F, size_t W,
+                    d2_counts *out);
+/* out = a − b on the stored triangle. */
+void d2_count_diff(const d2_solver *s, size_t F, const d2_counts *a, const d2_counts *b, d2_counts *out);
+void d2_values_binary(d2_solver *s, const d2_counts *c, size_t F, uint32_t v[3]);
+void d2_count_cells(d2_solver *s, size_t F, size_t W);
+
+/* binary_d2_multi.c: the three optima for more than two classes. */
+void d2_values_multi(d2_solver *s, size_t F, size_t W, uint32_t m, uint32_t v[3]);
+
+typedef struct d2_pick {
+    uint32_t cost;
+    d2_tree tree;
+} d2_pick;
+
+void d2_best_general(d2_solver *s, size_t F, uint32_t m, uint32_t leaf, d2_pick pick[3]);
+
+/* binary_d2_context.c */
+void d2_context_free(d2_context *c);
+
+#endif

@@ -1,0 +1,245 @@
+/* The general case of MurTree (Algorithms 1–3): optimal trees for an item set
+ * within depth d and n branch nodes, against an upper bound ub.
+ *
+ *   T(D, d, n) = min( leaf(D),  min_{f, nl + nr = n − 1}  T(D ∧ ¬f, d − 1, nl) + T(D ∧ f, d − 1, nr) )
+ *
+ * Subproblems of depth ≤ 2 go to the depth-2 solver.  A subproblem either
+ * returns its optimum (when some tree costs ≤ ub) or a lower bound > ub, and
+ * either is kept in the dataset cache.  Bounds: the cache's lower bounds for
+ * (d', n') ≥ (d, n), the similarity bound T(D_old) − |D_old \ D| against the
+ * last two item sets solved at the same depth, the refined bound (the least
+ * sum of the children's bounds over all root configurations) and ub + 1 when
+ * nothing beats ub.  The child with more leaf errors is solved first, against
+ * ub minus the other child's lower bound; features splitting the items as an
+ * earlier one did (or its complement) are skipped, and so are degenerate ones. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "binary_solver.h"
+#include "bitset.h"
+
+/* ------------------------------------------------------------ depth ≤ 2 */
+
+static void d2_result(bs_out *o, const bs_set *D, const bc_node *nd, uint32_t d, uint32_t n, int64_t ub)
+{
+    uint32_t v = d == 1 ? nd->d2[0] : nd->d2[n - 1];
+    o->lb = v;
+    if ((int64_t)v > ub) return;
+    o->cost = v;
+    if (v == D->leaf) return; /* the leaf: feature BS_NONE, size 0 */
+    uint32_t k = 1;
+    while (k < n && nd->d2[k - 1] != v) k++;
+    o->feature = BS_D2;
+    o->nl = k;
+    o->size = k;
+    o->depth = k == 1 ? 1 : 2;
+}
+
+static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub)
+{
+    bc_node *nd = bs_node_of(s, D), local = {.d2 = {BS_NONE, BS_NONE, BS_NONE}};
+    if (!nd) nd = &local; /* the cache is full: solve anyway, keep nothing */
+    if (d == 1) {
+        nd->d2[0] = d1_value(s->d2, D->bits, D->m);
+        s->stats.d1_calls++;
+    } else {
+        d2_values_in(s->d2, D->bits, D->m, D->gen, D->via_f, D->via_side, nd->d2);
+        s->stats.d2_calls++;
+    }
+    d2_result(o, D, nd, d, n, ub);
+    if (nd != &local) bs_sim_push(s, D, d);
+    bs_tick(s);
+}
+
+/* ------------------------------------------------------------ the general case */
+
+static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, size_t level);
+
+/* One root configuration: children l, r with nl, nr nodes at depth dch.
+ * True with the tree's cost and shape when it costs ≤ cub; else *local is a
+ * lower bound on every tree of this configuration. */
+static bool configuration(bs_search *s, bs_level *lv, uint32_t dch, uint32_t nl, uint32_t nr,
+                          int64_t cub, size_t level, bs_out *res, uint64_t *local)
+{
+    bs_set *first = &lv->l, *second = &lv->r;
+    uint32_t n1 = nl, n2 = nr;
+    s->stats.configs++;
+    if (lv->r.leaf > lv->l.leaf) { /* dynamic order: more leaf errors first */
+        first = &lv->r, second = &lv->l;
+        n1 = nr, n2 = nl;
+    }
+    uint32_t lb1 = bs_lower_of(s, first, dch, n1), lb2 = bs_lower_of(s, second, dch, n2);
+    if ((int64_t)lb1 + lb2 > cub) {
+        *local = (uint64_t)lb1 + lb2;
+        s->stats.pruned++;
+        return false;
+    }
+    bs_out o1, o2;
+    solve(s, &o1, first, dch, n1, cub - lb2, level + 1);
+    if (s->aborted) return false;
+    if (o1.cost == BS_NONE) {
+        *local = (uint64_t)(o1.lb > lb1 ? o1.lb : lb1) + lb2;
+        return false;
+    }
+    solve(s, &o2, second, dch, n2, cub - o1.cost, level + 1);
+    if (s->aborted) return false;
+    if (o2.cost == BS_NONE) {
+        *local = (uint64_t)o1.cost + (o2.lb > lb2 ? o2.lb : lb2);
+        return false;
+    }
+    res->cost = o1.cost + o2.cost;
+    res->size = 1 + o1.size + o2.size;
+    res->depth = 1 + (o1.depth > o2.depth ? o1.depth : o2.depth);
+    return true;
+}
+
+/* True when the split of D by f equals (or complements) one tried before at this node. */
+static bool tried_before(bs_search *s, bs_level *lv, const bs_set *D, uint32_t f)
+{
+    const size_t W = s->words, mask = lv->seen_cap - 1;
+    const uint64_t hr = lv->r.hash | 1, hl = lv->l.hash | 1;
+    for (int side = 0; side < 2; side++) {
+        uint64_t h = side ? hl : hr;
+        const uint64_t *want = side ? lv->l.bits : lv->r.bits;
+        for (size_t p = (size_t)h & mask; lv->seen_hash[p]; p = (p + 1) & mask) {
+            if (lv->seen_hash[p] != h) continue;
+            const uint64_t *col = s->data->cols + (size_t)lv->seen_f[p] * W;
+            bool same = true;
+            for (size_t k = 0; k < W && same; k++) same = (D->bits[k] & col[k]) == want[k];
+            if (same) return true;
+        }
+    }
+    size_t p = (size_t)hr & mask;
+    while (lv->seen_hash[p]) p = (p + 1) & mask;
+    lv->seen_hash[p] = hr;
+    lv->seen_f[p] = f;
+    return false;
+}
+
+/* The incumbent before the search: the leaf, or the depth-2 tree when known. */
+static void incumbent(bs_out *best, const bs_set *D, uint32_t n)
+{
+    *best = (bs_out){.cost = D->leaf, .feature = BS_NONE};
+    const bc_node *nd = D->node;
+    if (!nd || nd->d2[1] == BS_NONE) return;
+    uint32_t k = n < 3 ? n : 3, v = nd->d2[k - 1];
+    if (v >= D->leaf) return;
+    uint32_t j = 1;
+    while (j < k && nd->d2[j - 1] != v) j++;
+    *best = (bs_out){.cost = v, .feature = BS_D2, .nl = j, .size = j, .depth = j == 1 ? 1 : 2};
+}
+
+static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub,
+                    uint32_t lb, size_t level)
+{
+    bs_level *lv = bs_level_get(s, level);
+    if (!lv) return bs_fail_oom(s);
+    bs_out best;
+    incumbent(&best, D, n);
+    bool have = (int64_t)best.cost <= ub;
+    if (level == 0) s->root_best = best.cost;
+    const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1, nmin = n - 1 - nmax;
+    uint64_t rlb = UINT64_MAX;
+    memset(lv->seen_hash, 0, lv->seen_cap * sizeof *lv->seen_hash);
+    lv->l.gen = lv->r.gen = d == 3 ? d2_context_enter(s->d2, D->bits, D->m) : 0;
+    for (uint32_t f = 0; f < s->data->nf && !s->aborted; f++) {
+        if (have && best.cost <= lb) break; /* the bound is reached: optimal */
+        if (bs_tick(s)) break;
+        bs_split(s, D, f, &lv->l, &lv->r);
+        if (lv->l.m == 0 || lv->r.m == 0 || tried_before(s, lv, D, f)) continue;
+        for (uint32_t nl = nmin; nl <= nmax && !s->aborted; nl++) {
+            int64_t cub = have && (int64_t)best.cost - 1 < ub ? (int64_t)best.cost - 1 : ub;
+            bs_out res;
+            uint64_t local = 0;
+            if (configuration(s, lv, dch, nl, n - 1 - nl, cub, level, &res, &local)) {
+                best = (bs_out){.cost = res.cost, .feature = f, .nl = nl, .size = res.size, .depth = res.depth};
+                have = true;
+                if (level == 0) s->root_best = best.cost;
+            } else if (local < rlb) {
+                rlb = local;
+            }
+        }
+    }
+    o->d = d, o->n = n;
+    if (s->aborted) { /* the best so far, for the anytime answer at the root; nothing is kept */
+        if (have) o->cost = best.cost, o->feature = best.feature, o->nl = best.nl, o->size = best.size,
+                  o->depth = best.depth;
+        return;
+    }
+    if (have) {
+        o->cost = o->lb = best.cost;
+        o->feature = best.feature, o->nl = best.nl, o->size = best.size, o->depth = best.depth;
+        bc_entry e = {d, n, best.cost, best.cost, best.feature, best.nl, best.size, best.depth};
+        bc_store_optimum(&s->cache, bs_node_of(s, D), &e);
+    } else {
+        uint64_t L = (uint64_t)ub + 1 > lb ? (uint64_t)ub + 1 : lb;
+        if (rlb != UINT64_MAX && rlb > L) L = rlb;
+        o->lb = L > D->leaf ? D->leaf : (uint32_t)L;
+        bc_store_lower(&s->cache, bs_node_of(s, D), d, n, o->lb);
+    }
+    bs_sim_push(s, D, d);
+}
+
+static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, size_t level)
+{
+    bs_normalise(&d, &n);
+    *o = (bs_out){.cost = BS_NONE, .feature = BS_NONE, .d = d, .n = n};
+    if (d == 0 || D->leaf == 0) { /* the leaf is optimal */
+        o->lb = D->leaf;
+        if ((int64_t)D->leaf <= ub) o->cost = D->leaf;
+        return;
+    }
+    if (ub < 0 || s->aborted) return;
+    s->stats.nodes++;
+    bs_lookup(s, D);
+    uint32_t lb = 0;
+    if (D->node) {
+        const bc_node *nd = D->node;
+        if ((d == 1 && nd->d2[0] != BS_NONE) || (d == 2 && nd->d2[1] != BS_NONE)) {
+            s->stats.cache_hits++;
+            return d2_result(o, D, nd, d, n, ub);
+        }
+        const bc_entry *e = d >= 3 ? bc_optimum(nd, d, n) : NULL;
+        if (e) {
+            s->stats.cache_hits++;
+            o->lb = e->opt;
+            if ((int64_t)e->opt <= ub)
+                *o = (bs_out){e->opt, e->opt, e->size, e->depth, e->feature, e->nl, e->d, e->n};
+            return;
+        }
+        lb = bc_lower(nd, d, n);
+    }
+    uint32_t sim = bs_similarity_lb(s, D, d, n);
+    if (sim > lb) lb = sim;
+    if (lb >= D->leaf) { /* no tree beats the leaf */
+        o->lb = D->leaf;
+        if ((int64_t)D->leaf <= ub) o->cost = D->leaf;
+        return;
+    }
+    if ((int64_t)lb > ub) {
+        o->lb = lb;
+        s->stats.pruned++;
+        if (D->node && d >= 3) bc_store_lower(&s->cache, D->node, d, n, lb);
+        return;
+    }
+    if (d <= 2) return solve_small(s, o, D, d, n, ub);
+    general(s, o, D, d, n, ub, lb, level);
+}
+
+void bs_solve_items(bs_search *s, bs_out *o, const uint64_t *items, uint32_t d, uint32_t n, int64_t ub)
+{
+    uint32_t *cc = malloc(s->nc * sizeof *cc);
+    if (!cc) {
+        *o = (bs_out){.cost = BS_NONE, .feature = BS_NONE};
+        return bs_fail_oom(s);
+    }
+    bs_set D = {.bits = (uint64_t *)items, .cc = cc}; /* gen 0: no context */
+    for (size_t c = 0; c < s->nc; c++) {
+        cc[c] = pdt_bits_and_count(items, s->data->cls + c * s->words, s->words);
+        D.m += cc[c];
+    }
+    D.leaf = bs_leaf_of(cc, s->nc, D.m);
+    D.hash = bc_hash(items, s->words);
+    solve(s, o, &D, d, n, ub, 0);
+    free(cc);
+}

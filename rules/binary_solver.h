@@ -1,0 +1,72 @@
+/* The binary backend's search state, shared by the recursion (binary_solver.c)
+ * and its item sets and bounds (binary_state.c). */
+#ifndef PDT_BINARY_SOLVER_H
+#define PDT_BINARY_SOLVER_H
+
+#include "binary_search.h"
+
+#define SIM_SLOTS 2
+#define TICK_EVERY 64u
+
+typedef struct bs_set {
+    uint64_t *bits;
+    uint32_t *cc; /* items per class */
+    uint32_t m, leaf;
+    uint64_t hash;
+    bc_node *node;
+    bool looked_up;
+    uint64_t gen;    /* the depth-2 context of the parent (0: none) ... */
+    uint32_t via_f;  /* ... and the split that made these items: feature, */
+    int via_side;    /* side (1: the feature holds) */
+} bs_set;
+
+typedef struct bs_level {
+    bs_set l, r;          /* the children of the split being tried */
+    uint64_t *seen_hash;  /* partitions already tried at this node (right item set) */
+    uint32_t *seen_f;
+    size_t seen_cap;
+} bs_level;
+
+typedef struct sim_slot {
+    uint64_t *bits;
+    bc_node *node;
+} sim_slot;
+
+struct bs_search {
+    const bs_data *data;
+    size_t words, nc;
+    bc_cache cache;
+    d2_solver *d2;
+    bs_level **levels;
+    size_t n_levels;
+    sim_slot *sim; /* SIM_SLOTS per depth */
+    size_t sim_depths;
+    bool has_deadline, aborted, oom;
+    struct timespec start, deadline;
+    uint32_t tick;
+    pdt_progress_fn progress;
+    void *progress_user;
+    double last_progress;
+    uint32_t root_best; /* the best cost found at the root of the current search */
+    bs_stats stats;
+};
+
+/* binary_state.c */
+void bs_fail_oom(bs_search *s);
+bs_level *bs_level_get(bs_search *s, size_t level);
+/* True when the search must stop (time limit, or out of memory). */
+bool bs_tick(bs_search *s);
+uint32_t bs_leaf_of(const uint32_t *cc, size_t nc, uint32_t m);
+/* r = D ∧ f, l = D ∧ ¬f with their sizes, class counts, leaf costs and hashes. */
+void bs_split(bs_search *s, const bs_set *D, size_t f, bs_set *l, bs_set *r);
+void bs_lookup(bs_search *s, bs_set *D);
+/* D's cache node, made if absent (NULL when the cache is full). */
+bc_node *bs_node_of(bs_search *s, bs_set *D);
+/* T(D_old, d, n) − |D_old \ D| over the item sets last solved at depth d. */
+uint32_t bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n);
+/* D was solved at depth d: it replaces the more similar stored set. */
+void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d);
+/* The best lower bound known for (D, d, n) without searching. */
+uint32_t bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
+
+#endif

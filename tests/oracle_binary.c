@@ -1,0 +1,244 @@
+/* The binary backend against the generic engine (--engine fused, binary rules,
+ * relation BOTH) on random sub-samples of real data: random rows, random
+ * feature columns, sometimes relabelled into three classes, random depth ≤ 5
+ * (from depth 4 on, the general case revisits subproblems and reuses cached
+ * bounds) and size limits.  The optima must be equal; so must the sparse
+ * optimum and min_k T(d, k)/N + α·k, and the lexicographic size and the least
+ * k with T(d, k) = T(d, n), with T from the generic engine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+#include "test_util.h"
+
+static const char *const files[] = {"dl85/anneal.txt", "dl85/australian-credit.txt",
+                                    "dl85/tic-tac-toe.txt", "dl85/vote.txt", "dl85/hepatitis.txt",
+                                    "zoo-1.txt"};
+#define N_FILES (sizeof files / sizeof *files)
+
+static pdt_dataset *sources[N_FILES];
+
+static int load_sources(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < N_FILES; k++) {
+        pdt_error err;
+        if (pdt_dataset_load_dl85(&sources[k], tu_data(files[k]), &err)) {
+            fprintf(stderr, "%s\n", err.message);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int free_sources(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < N_FILES; k++) pdt_dataset_free(&sources[k]);
+    return 0;
+}
+
+/* A DL8.5 text of n random rows and f random columns of ds; with `classes`
+ * = 3 about a third of the labels are replaced by random ones in 0..2. */
+static pdt_dataset *sample(tu_rng *g, const pdt_dataset *ds, size_t n, size_t f, unsigned classes)
+{
+    size_t rows = pdt_dataset_rows(ds), dims = pdt_dataset_dims(ds);
+    size_t *col = malloc(dims * sizeof *col);
+    for (size_t j = 0; j < dims; j++) col[j] = j;
+    for (size_t j = 0; j < f; j++) { /* partial Fisher–Yates */
+        size_t k = j + tu_below(g, (uint32_t)(dims - j)), t = col[j];
+        col[j] = col[k], col[k] = t;
+    }
+    char *text = malloc(n * (2 * f + 8) + 1), *p = text;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = tu_below(g, (uint32_t)rows);
+        unsigned label = (unsigned)atoi(pdt_dataset_class_name(ds, pdt_dataset_label(ds, r)));
+        if (classes == 3 && tu_below(g, 3) == 0) label = tu_below(g, 3);
+        p += sprintf(p, "%u", label);
+        for (size_t j = 0; j < f; j++) p += sprintf(p, " %d", pdt_dataset_value(ds, r, col[j]) != 0.0);
+        *p++ = '\n';
+    }
+    *p = '\0';
+    pdt_dataset *out = NULL;
+    pdt_error err;
+    if (pdt_dataset_read_dl85(&out, text, (size_t)(p - text), "sample.txt", &err)) fail_msg("%s", err.message);
+    free(text);
+    free(col);
+    return out;
+}
+
+static pdt_model *fit(const pdt_dataset *ds, pdt_engine engine, uint32_t depth, uint32_t size,
+                      const char *sparse, bool lexicographic)
+{
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.engine = engine;
+    o.max_depth = depth;
+    o.max_size = size;
+    o.sparse = sparse;
+    o.lexicographic = lexicographic;
+    pdt_model *m = NULL;
+    pdt_error err;
+    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+    assert_true(m->optimal);
+    return m;
+}
+
+static uint64_t recount(const pdt_model *m)
+{
+    uint64_t wrong = 0;
+    for (size_t i = 0; i < m->n_nodes; i++)
+        if (m->nodes[i].left < 0) wrong += m->nodes[i].n_items - m->counts[i * m->n_classes + m->nodes[i].label];
+    return wrong;
+}
+
+/* T(d, k) from the generic engine. */
+static uint64_t generic_optimum(const pdt_dataset *ds, uint32_t depth, uint32_t size)
+{
+    pdt_model *m = fit(ds, PDT_ENGINE_FUSED, depth, size, NULL, false);
+    assert_string_equal(m->engine, "fused");
+    uint64_t v = m->misclassifications;
+    pdt_model_free(&m);
+    return v;
+}
+
+static void test_oracle_binary_optimum(void **state)
+{
+    (void)state;
+    tu_rng g = {2024};
+    int trials = 0;
+    for (int t = 0; t < 500; t++) {
+        const pdt_dataset *src = sources[t % N_FILES];
+        uint32_t depth = 1 + tu_below(&g, 5), cap = (1u << depth) - 1;
+        size_t dims = pdt_dataset_dims(src), most = depth < 4 ? 60 : depth == 4 ? 36 : 20;
+        size_t n = 20 + tu_below(&g, depth < 4 ? 280 : depth == 4 ? 180 : 100);
+        size_t f = 4 + tu_below(&g, (uint32_t)(dims < most + 4 ? dims - 3 : most + 1));
+        pdt_dataset *ds = sample(&g, src, n, f, t % 3 == 2 ? 3 : 2);
+        uint32_t size = tu_below(&g, 4) == 0 ? PDT_UNLIMITED : 1 + tu_below(&g, cap);
+        pdt_model *b = fit(ds, PDT_ENGINE_AUTO, depth, size, NULL, false);
+        assert_string_equal(b->engine, "binary");
+        uint64_t expect = generic_optimum(ds, depth, size);
+        if (b->misclassifications != expect)
+            fail_msg("trial %d (%s, %zu rows, %zu features, depth %u, size %u): backend %llu, generic %llu",
+                     t, files[t % N_FILES], n, f, depth, size, (unsigned long long)b->misclassifications,
+                     (unsigned long long)expect);
+        assert_int_equal(recount(b), b->misclassifications);
+        assert_true(b->depth <= depth && (size == PDT_UNLIMITED || b->size <= size));
+        pdt_model_free(&b);
+        pdt_dataset_free(&ds);
+        trials++;
+    }
+    assert_true(trials >= 500);
+}
+
+/* Sparse: the backend's exact objective equals min over k of T(d, k)/N + α·k. */
+static void test_oracle_binary_sparse(void **state)
+{
+    (void)state;
+    tu_rng g = {77};
+    const char *alphas[] = {"0.001", "0.01", "0.025", "1/30", "0.07", "0.0125"};
+    for (int t = 0; t < 60; t++) {
+        const pdt_dataset *src = sources[t % N_FILES];
+        pdt_dataset *ds = sample(&g, src, 30 + tu_below(&g, 200), 6 + tu_below(&g, 20), t % 2 ? 3 : 2);
+        uint32_t depth = 2 + tu_below(&g, 3), cap = (1u << depth) - 1;
+        const char *alpha = alphas[t % 6];
+        mpq_t a, best, v;
+        mpq_inits(a, best, v, NULL);
+        assert_int_equal(mpq_set_str(a, strchr(alpha, '/') ? alpha : "0", 10), 0);
+        if (!strchr(alpha, '/')) {
+            const char *dot = strchr(alpha, '.');
+            mpz_set_str(mpq_numref(a), dot + 1, 10);
+            mpz_ui_pow_ui(mpq_denref(a), 10, strlen(dot + 1));
+        }
+        mpq_canonicalize(a);
+        mpq_set_ui(best, 2, 1);
+        for (uint32_t k = 0; k <= cap; k++) {
+            mpq_set_ui(v, (unsigned long)generic_optimum(ds, depth, k), (unsigned long)pdt_dataset_rows(ds));
+            mpq_canonicalize(v);
+            mpq_t ak;
+            mpq_init(ak);
+            mpq_set_ui(ak, k, 1);
+            mpq_mul(ak, ak, a);
+            mpq_add(v, v, ak);
+            mpq_clear(ak);
+            if (mpq_cmp(v, best) < 0) mpq_set(best, v);
+        }
+        pdt_model *b = fit(ds, PDT_ENGINE_AUTO, depth, cap, alpha, false);
+        if (!mpq_equal(b->objective, best)) {
+            char *x = mpq_get_str(NULL, 10, b->objective), *y = mpq_get_str(NULL, 10, best);
+            fail_msg("trial %d: sparse objective %s, expected %s", t, x, y);
+        }
+        pdt_model_free(&b);
+        mpq_clears(a, best, v, NULL);
+        pdt_dataset_free(&ds);
+    }
+}
+
+/* Lexicographic: the size is the least k with T(d, k) = T(d, 2^d − 1). */
+static void test_oracle_binary_lexicographic(void **state)
+{
+    (void)state;
+    tu_rng g = {99};
+    for (int t = 0; t < 60; t++) {
+        const pdt_dataset *src = sources[t % N_FILES];
+        pdt_dataset *ds = sample(&g, src, 30 + tu_below(&g, 200), 6 + tu_below(&g, 26), t % 2 ? 3 : 2);
+        uint32_t depth = 2 + tu_below(&g, 3), cap = (1u << depth) - 1;
+        uint64_t best = generic_optimum(ds, depth, cap);
+        uint32_t least = 0;
+        while (generic_optimum(ds, depth, least) != best) least++;
+        pdt_model *b = fit(ds, PDT_ENGINE_AUTO, depth, cap, NULL, true);
+        assert_int_equal(b->misclassifications, best);
+        if (b->size != least) fail_msg("trial %d: lexicographic size %u, expected %u", t, b->size, least);
+        pdt_model_free(&b);
+        pdt_dataset_free(&ds);
+    }
+}
+
+/* Binarised CSV (three classes): the backend equals the generic engine over
+ * the same binary rules, and the axis family (thresholds at data values make
+ * the same partitions). */
+static void test_oracle_binary_csv(void **state)
+{
+    (void)state;
+    tu_rng g = {5};
+    const char *csvs[] = {"iris.csv", "wine.csv"};
+    for (int t = 0; t < 16; t++) {
+        pdt_dataset *full = NULL;
+        pdt_error err;
+        assert_int_equal(pdt_dataset_load_csv(&full, tu_data(csvs[t % 2]), NULL, &err), PDT_OK);
+        size_t n = 20 + tu_below(&g, 40);
+        uint32_t *rows = malloc(n * sizeof *rows);
+        for (size_t i = 0; i < n; i++) rows[i] = tu_below(&g, (uint32_t)pdt_dataset_rows(full));
+        pdt_dataset *ds = NULL;
+        assert_int_equal(pdt_dataset_subset(&ds, full, rows, n, &err), PDT_OK);
+        uint32_t depth = 1 + tu_below(&g, 2), size = (1u << depth) - 1;
+        pdt_model *b = fit(ds, PDT_ENGINE_AUTO, depth, size, NULL, false);
+        uint64_t expect = generic_optimum(ds, depth, size);
+        pdt_fit_options o;
+        pdt_fit_options_init(&o);
+        o.rules = "axis";
+        o.max_depth = depth;
+        o.max_size = size;
+        pdt_model *a = NULL;
+        assert_int_equal(pdt_fit(&a, ds, &o, &err), PDT_OK);
+        assert_int_equal(b->misclassifications, expect);
+        assert_int_equal(a->misclassifications, expect);
+        pdt_model_free(&a);
+        pdt_model_free(&b);
+        pdt_dataset_free(&ds);
+        pdt_dataset_free(&full);
+        free(rows);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oracle_binary_optimum),
+        cmocka_unit_test(test_oracle_binary_sparse),
+        cmocka_unit_test(test_oracle_binary_lexicographic),
+        cmocka_unit_test(test_oracle_binary_csv),
+    };
+    return cmocka_run_group_tests(tests, load_sources, free_sources);
+}
