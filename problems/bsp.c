@@ -249,8 +249,7 @@ pdt_status pdt_bsp_solve(pdt_bsp *b, pdt_bsp_objective objective, bool depth_tie
     uint64_t *items = calloc(b->words ? b->words : 1, sizeof *items);
     if (!items) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     pdt_bits_fill(items, b->n_pieces);
-    static const uint32_t no_rules[1] = {0}; /* not NULL: the engine copies the root's (empty) rule list */
-    pdt_node root = {items, (uint32_t)b->n_pieces, no_rules, 0, 0};
+    pdt_node root = {items, (uint32_t)b->n_pieces, NULL, 0, 0};
     pdt_search_result res = {.value = &b->value};
     pdt_status st = pdt_search(&res, &pdt_problem_class_bsp, b, NULL, b->words, &root, &o, err);
     if (!st && !res.found) st = pdt_error_set(err, PDT_ELIMIT, "bsp: the time limit was reached before the search completed any partition");

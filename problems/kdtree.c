@@ -418,8 +418,7 @@ pdt_status pdt_kdtree_solve(pdt_kdtree *t, const pdt_search_opts *opts, pdt_erro
     uint64_t *items = calloc(t->words, sizeof *items);
     if (!items) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     pdt_bits_fill(items, t->n);
-    static const uint32_t no_rules[1] = {0}; /* not NULL: the engine copies the root's (empty) rule list */
-    pdt_node root = {items, (uint32_t)t->n, no_rules, 0, 0};
+    pdt_node root = {items, (uint32_t)t->n, NULL, 0, 0};
     pdt_lex_value v;
     pdt_lex_sum_algebra.init(&v);
     pdt_search_result res = {.value = &v};

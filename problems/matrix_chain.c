@@ -332,8 +332,7 @@ pdt_status pdt_chain_solve(pdt_chain *c, const pdt_search_opts *opts, pdt_error 
     uint64_t *items = calloc(c->words, sizeof *items);
     if (!items) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     pdt_bits_fill(items, c->n);
-    static const uint32_t no_rules[1] = {0}; /* not NULL: the engine copies the root's (empty) rule list */
-    pdt_node root = {items, (uint32_t)c->n, no_rules, 0, 0};
+    pdt_node root = {items, (uint32_t)c->n, NULL, 0, 0};
     pdt_mpz_value v;
     mpz_init(v.z);
     v.inf = false;
