@@ -288,7 +288,8 @@ static pdt_status solve_child(solve_ctx *c, pdt_node *n, const pdt_lazy_rules *l
 {
     pdt_search_state *s = c->s;
     *ok = false;
-    if (!s->alg->residual(ub, c->f->v_inc, other)) return PDT_OK;
+    if (s->pc->flags & PDT_PROBLEM_SOLVE_CHILDREN) s->alg->set_zero(ub);
+    else if (!s->alg->residual(ub, c->f->v_inc, other)) return PDT_OK;
     return pdt_engine_solve(s, n, lz, k, pdt_engine_child_depth(c->drem), ub, ok, out);
 }
 
@@ -312,7 +313,8 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     else a->set_zero(f->v_lb2), st = PDT_OK;
     if (st) return st;
     if (!s->pc->lower_bound) { /* no bound known for the sibling: only the incumbent */
-        a->set(f->v_ubl, f->v_inc);
+        if (s->pc->flags & PDT_PROBLEM_SOLVE_CHILDREN) a->set_zero(f->v_ubl);
+        else a->set(f->v_ubl, f->v_inc);
         st = pdt_engine_solve(s, n1, z1, b1, pdt_engine_child_depth(c->drem), f->v_ubl, &ok, v1);
     } else {
         st = solve_child(c, n1, z1, b1, f->v_lb2, f->v_ubl, v1, &ok);
