@@ -232,7 +232,7 @@ static uint64_t memo_extra(const pdt_search_state *s, const pdt_node *node)
 static void memo_store(pdt_search_state *s, const pdt_node *node, uint32_t k, uint32_t drem,
                        bool found, const void *best, const void *ub, const pdt_decision *dec)
 {
-    if (!s->memo_on || s->aborted) return;
+    if (!s->memo_on || s->aborted || s->dive) return;
     pdt_memo_entry *e = pdt_memo_put(s->memo, node->items, k, drem, memo_extra(s, node));
     if (!e) return;
     void *v = pdt_memo_value(e);
@@ -266,6 +266,7 @@ static bool reached(const solve_ctx *c)
 {
     const pdt_algebra *a = c->s->alg;
     if (!c->found) return false;
+    if (c->s->dive) return true;
     if (c->has_lb && a->cmp(c->f->v_best, c->f->v_lb) <= 0) return true;
     return c->stop && a->cmp(c->f->v_best, c->stop) <= 0;
 }
@@ -360,8 +361,11 @@ static pdt_status try_split(solve_ctx *c, int64_t payload, uint32_t index, pdt_n
         *ll = (pdt_lazy_rules){c->f->lrules, nl, UINT32_MAX, PDT_REL_LEFT};
         *lr = (pdt_lazy_rules){c->f->rrules, nr, UINT32_MAX, PDT_REL_RIGHT};
     }
-    if (c->k == PDT_UNLIMITED) /* no size limit: each child gets all it can use */
-        return try_budgets(c, payload, index, l, ll, r, lr, child_cap, child_cap);
+    if (c->k == PDT_UNLIMITED) { /* no size limit: each child gets all it can use */
+        pdt_status st = try_budgets(c, payload, index, l, ll, r, lr, child_cap, child_cap);
+        if (reached(c)) c->done = true;
+        return st;
+    }
     /* at most: (k1, k2 > cap) is dominated by (k - 1 - cap, cap), so k1 starts there */
     uint32_t kmax = min_u32(c->k - 1, child_cap);
     uint32_t kmin = c->k - 1 > child_cap ? c->k - 1 - child_cap : 0;

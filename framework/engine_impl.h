@@ -56,6 +56,7 @@ typedef struct pdt_search_state {
     uint32_t root_rules; /* capacity of rule buffers */
     pdt_search_stats stats;
     bool aborted, has_deadline;
+    bool dive; /* every subproblem stops at its first complete tree; nothing is cached */
     double last_progress;
     struct timespec start, deadline;
     pdt_error *err;

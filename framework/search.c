@@ -237,9 +237,11 @@ pdt_status pdt_engine_rebuild(pdt_search_state *s, pdt_node *root, uint32_t k, u
 {
     tree_out t = {0};
     pdt_lazy_rules lz = {root->rules, root->n_rules, UINT32_MAX, PDT_REL_LEFT};
+    bool deadline = s->has_deadline;
     s->aborted = false;
     s->has_deadline = false; /* the tree must be completed */
     pdt_status st = rebuild_node(s, root, &lz, k, drem, NULL, &t);
+    s->has_deadline = deadline;
     if (st) {
         free(t.a);
         return st;
@@ -256,6 +258,61 @@ void pdt_search_result_clear(pdt_search_result *res)
     free(res->tree);
     res->tree = NULL;
     res->tree_len = 0;
+}
+
+/* One selective search from the root against ub; rebuilds the tree when found.
+ * *complete says whether the search ran to the end (read before rebuilding,
+ * which clears the abort flag to finish the tree). */
+static pdt_status solve_root(pdt_search_state *s, const pdt_node *root, const void *ub, bool *found,
+                             bool *complete, void *value, int64_t **tree, size_t *len)
+{
+    pdt_node node = *root;
+    pdt_lazy_rules lz = {root->rules, root->n_rules, UINT32_MAX, PDT_REL_LEFT};
+    pdt_status st = pdt_engine_solve(s, &node, &lz, s->o.max_size, s->o.max_depth, ub, found, value);
+    *complete = !s->aborted;
+    if (st || !*found) return st;
+    node.rules = root->rules;
+    node.n_rules = root->n_rules;
+    return pdt_engine_rebuild(s, &node, s->o.max_size, s->o.max_depth, tree, len);
+}
+
+/* A first dive (every subproblem takes its first complete tree, nothing
+ * cached) gives an incumbent at once — a tree to return if a time limit
+ * strikes before the search finds one, and a bound from the start; the search
+ * then looks only for strictly better trees, and when it finds none the dive's
+ * tree is optimal. */
+static pdt_status optimise(pdt_search_state *s, pdt_search_result *res, const pdt_node *root)
+{
+    const pdt_algebra *a = s->alg;
+    void *ub = malloc(a->size);
+    if (!ub) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+    a->init(ub);
+    a->set_zero(ub);
+    pdt_status st = PDT_OK;
+    bool found = false, complete = true;
+    if (!s->exact) {
+        s->dive = true;
+        st = solve_root(s, root, ub, &found, &complete, res->value, &res->tree, &res->tree_len);
+        s->dive = false;
+        if (found) a->set(ub, res->value);
+    }
+    int64_t *tree = NULL;
+    size_t len = 0;
+    bool better = false;
+    if (!st && complete) st = solve_root(s, root, ub, &better, &complete, res->value, &tree, &len);
+    if (better) {
+        free(res->tree);
+        res->tree = tree;
+        res->tree_len = len;
+    } else {
+        free(tree);
+        if (found) a->set(res->value, ub); /* nothing beat the dive */
+    }
+    res->found = found || better;
+    res->optimal = !st && complete;
+    a->clear(ub);
+    free(ub);
+    return st;
 }
 
 pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, void *inst,
@@ -277,21 +334,7 @@ pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, 
         res->found = !st;
         res->optimal = !st;
     } else {
-        void *ub = malloc(s.alg->size);
-        if (!ub) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
-        if (ub) {
-            s.alg->init(ub);
-            s.alg->set_zero(ub);
-            st = pdt_engine_solve(&s, &node, &lz, opts->max_size, opts->max_depth, ub, &res->found, res->value);
-            res->optimal = !st && !s.aborted;
-            if (!st && res->found) {
-                node.rules = root->rules;
-                node.n_rules = root->n_rules;
-                st = pdt_engine_rebuild(&s, &node, opts->max_size, opts->max_depth, &res->tree, &res->tree_len);
-            }
-            s.alg->clear(ub);
-            free(ub);
-        }
+        st = optimise(&s, res, root);
     }
     s.stats.seconds = pdt_engine_elapsed(&s);
     pdt_engine_end(&s);
