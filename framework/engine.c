@@ -17,6 +17,13 @@
 
 #define DEADLINE_EVERY 1024u
 
+/* Remaining depth of a child: unlimited stays unlimited (it is part of the
+ * cache key, so "UINT32_MAX − depth" would cache every subproblem per depth). */
+uint32_t pdt_engine_child_depth(uint32_t drem)
+{
+    return drem == PDT_UNLIMITED ? PDT_UNLIMITED : drem - 1;
+}
+
 uint32_t pdt_engine_depth_cap(uint32_t drem)
 {
     return drem >= 31 ? PDT_UNLIMITED : (UINT32_C(1) << drem) - 1;
@@ -262,7 +269,7 @@ static uint64_t memo_extra(const pdt_search_state *s, const pdt_node *node)
 static void memo_store(pdt_search_state *s, const pdt_node *node, uint32_t k, uint32_t drem,
                        bool found, const void *best, const void *ub, const pdt_decision *dec)
 {
-    if (!s->memo_on || s->aborted) return;
+    if (!s->memo_on || s->aborted || s->dive) return;
     pdt_memo_entry *e = pdt_memo_put(s->memo, node->items, k, drem, memo_extra(s, node));
     if (!e) return;
     void *v = pdt_memo_value(e);
@@ -296,6 +303,7 @@ static bool reached(const solve_ctx *c)
 {
     const pdt_algebra *a = c->s->alg;
     if (!c->found) return false;
+    if (c->s->dive) return true;
     if (c->has_lb && a->cmp(c->f->v_best, c->f->v_lb) <= 0) return true;
     return c->stop && a->cmp(c->f->v_best, c->stop) <= 0;
 }
@@ -318,8 +326,9 @@ static pdt_status solve_child(solve_ctx *c, pdt_node *n, const pdt_lazy_rules *l
 {
     pdt_search_state *s = c->s;
     *ok = false;
-    if (!s->alg->residual(ub, c->f->v_inc, other)) return PDT_OK;
-    return pdt_engine_solve(s, n, lz, k, c->drem - 1, ub, ok, out);
+    if (s->pc->flags & PDT_PROBLEM_SOLVE_CHILDREN) s->alg->set_zero(ub);
+    else if (!s->alg->residual(ub, c->f->v_inc, other)) return PDT_OK;
+    return pdt_engine_solve(s, n, lz, k, pdt_engine_child_depth(c->drem), ub, ok, out);
 }
 
 /* Tries the candidate with children l, r and budgets k1, k2 against the
@@ -342,8 +351,9 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     else a->set_zero(f->v_lb2), st = PDT_OK;
     if (st) return st;
     if (!s->pc->lower_bound) { /* no bound known for the sibling: only the incumbent */
-        a->set(f->v_ubl, f->v_inc);
-        st = pdt_engine_solve(s, n1, z1, b1, c->drem - 1, f->v_ubl, &ok, v1);
+        if (s->pc->flags & PDT_PROBLEM_SOLVE_CHILDREN) a->set_zero(f->v_ubl);
+        else a->set(f->v_ubl, f->v_inc);
+        st = pdt_engine_solve(s, n1, z1, b1, pdt_engine_child_depth(c->drem), f->v_ubl, &ok, v1);
     } else {
         st = solve_child(c, n1, z1, b1, f->v_lb2, f->v_ubl, v1, &ok);
     }
@@ -380,7 +390,7 @@ static pdt_status try_split(solve_ctx *c, int64_t payload, uint32_t index, pdt_n
                             pdt_lazy_rules *ll, pdt_node *r, pdt_lazy_rules *lr)
 {
     pdt_search_state *s = c->s;
-    uint32_t child_cap = pdt_engine_depth_cap(c->drem - 1);
+    uint32_t child_cap = pdt_engine_depth_cap(pdt_engine_child_depth(c->drem));
     uint32_t nl = PDT_UNLIMITED, nr = PDT_UNLIMITED;
     if (s->exact) { /* exact sizes need the children's rule counts */
         nl = pdt_engine_derive_rules(s, c->f->lrules, ll);
@@ -388,8 +398,11 @@ static pdt_status try_split(solve_ctx *c, int64_t payload, uint32_t index, pdt_n
         *ll = (pdt_lazy_rules){c->f->lrules, nl, UINT32_MAX, PDT_REL_LEFT};
         *lr = (pdt_lazy_rules){c->f->rrules, nr, UINT32_MAX, PDT_REL_RIGHT};
     }
-    if (c->k == PDT_UNLIMITED) /* no size limit: each child gets all it can use */
-        return try_budgets(c, payload, index, l, ll, r, lr, child_cap, child_cap);
+    if (c->k == PDT_UNLIMITED) { /* no size limit: each child gets all it can use */
+        pdt_status st = try_budgets(c, payload, index, l, ll, r, lr, child_cap, child_cap);
+        if (reached(c)) c->done = true;
+        return st;
+    }
     /* at most: (k1, k2 > cap) is dominated by (k - 1 - cap, cap), so k1 starts there */
     uint32_t kmax = min_u32(c->k - 1, child_cap);
     uint32_t kmin = c->k - 1 > child_cap ? c->k - 1 - child_cap : 0;

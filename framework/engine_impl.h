@@ -56,6 +56,7 @@ typedef struct pdt_search_state {
     uint32_t root_rules; /* capacity of rule buffers */
     pdt_search_stats stats;
     bool aborted, has_deadline;
+    bool dive; /* every subproblem stops at its first complete tree; nothing is cached */
     double last_progress;
     struct timespec start, deadline;
     pdt_error *err;
@@ -96,5 +97,6 @@ bool pdt_engine_seen_before(pdt_search_state *s, pdt_frame *f, const uint64_t *i
 void pdt_engine_seen_reset(pdt_frame *f);
 pdt_frame *pdt_engine_frame(pdt_search_state *s, uint32_t depth);
 uint32_t pdt_engine_depth_cap(uint32_t drem);
+uint32_t pdt_engine_child_depth(uint32_t drem);
 
 #endif

@@ -11,7 +11,7 @@ struct pdt_memo {
     size_t words, value_off, items_off, entry_size;
     const pdt_algebra *alg;
     size_t max_bytes, bytes;
-    uint32_t *slots; /* entry index + 1, 0 = empty */
+    uint64_t *slots; /* (hash tag << 32) | (entry index + 1); 0 = empty */
     size_t n_slots;  /* power of two */
     uint64_t n;      /* entries */
     char **chunks;
@@ -82,14 +82,24 @@ static bool same_key(const pdt_memo *m, pdt_memo_entry *e, uint64_t h, const uin
            pdt_bits_equal(entry_items(m, e), items, m->words);
 }
 
+/* A slot holds the entry's index and the high half of its hash, so probing
+ * touches an entry only when the tags agree. */
+static uint64_t slot_of(uint64_t hash, uint64_t index) { return (hash & UINT64_C(0xffffffff00000000)) | (index + 1); }
+static uint64_t slot_index(uint64_t slot) { return (slot & 0xffffffffu) - 1; }
+static bool slot_tag_matches(uint64_t slot, uint64_t hash)
+{
+    return (slot >> 32) == (hash >> 32);
+}
+
 pdt_memo_entry *pdt_memo_find(pdt_memo *m, const uint64_t *items, uint32_t k, uint32_t drem,
                               uint64_t extra)
 {
     uint64_t h = key_hash(m, items, k, drem, extra);
     for (size_t s = h & (m->n_slots - 1);; s = (s + 1) & (m->n_slots - 1)) {
-        uint32_t idx = m->slots[s];
-        if (!idx) return NULL;
-        pdt_memo_entry *e = entry_at(m, idx - 1);
+        uint64_t slot = m->slots[s];
+        if (!slot) return NULL;
+        if (!slot_tag_matches(slot, h)) continue;
+        pdt_memo_entry *e = entry_at(m, slot_index(slot));
         if (same_key(m, e, h, items, k, drem, extra)) return e;
     }
 }
@@ -97,12 +107,13 @@ pdt_memo_entry *pdt_memo_find(pdt_memo *m, const uint64_t *items, uint32_t k, ui
 static bool rehash(pdt_memo *m)
 {
     size_t n_slots = m->n_slots * 2;
-    uint32_t *slots = calloc(n_slots, sizeof *slots);
+    uint64_t *slots = calloc(n_slots, sizeof *slots);
     if (!slots) return false;
     for (uint64_t i = 0; i < m->n; i++) {
-        size_t s = entry_at(m, i)->hash & (n_slots - 1);
+        uint64_t h = entry_at(m, i)->hash;
+        size_t s = h & (n_slots - 1);
         while (slots[s]) s = (s + 1) & (n_slots - 1);
-        slots[s] = (uint32_t)(i + 1);
+        slots[s] = slot_of(h, i);
     }
     free(m->slots);
     m->bytes += (n_slots - m->n_slots) * sizeof *slots;
@@ -137,7 +148,7 @@ pdt_memo_entry *pdt_memo_put(pdt_memo *m, const uint64_t *items, uint32_t k, uin
     pdt_memo_entry *found = pdt_memo_find(m, items, k, drem, extra);
     if (found) return found;
     if (2 * (m->n + 1) > m->n_slots) {
-        if (m->bytes + m->n_slots * sizeof(uint32_t) > m->max_bytes || !rehash(m)) return NULL;
+        if (m->bytes + m->n_slots * sizeof(uint64_t) > m->max_bytes || !rehash(m)) return NULL;
     }
     pdt_memo_entry *e = new_entry(m);
     if (!e) return NULL;
@@ -152,7 +163,7 @@ pdt_memo_entry *pdt_memo_put(pdt_memo *m, const uint64_t *items, uint32_t k, uin
     m->alg->set_zero(pdt_memo_value(e));
     size_t s = e->hash & (m->n_slots - 1);
     while (m->slots[s]) s = (s + 1) & (m->n_slots - 1);
-    m->slots[s] = (uint32_t)m->n;
+    m->slots[s] = slot_of(e->hash, m->n - 1);
     return e;
 }
 

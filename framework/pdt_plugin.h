@@ -208,6 +208,10 @@ typedef struct pdt_child {
 
 /* Problem flags. */
 #define PDT_PROBLEM_MEMO 0x1u /* a subproblem's optimum depends only on (items, budget, depth, memo_key) */
+/* Dynamic programmes (matrix chain): every child is solved to optimality, with
+ * no bound passed down, so each cached subproblem is solved exactly once;
+ * bounds would cache "no better than b" and force re-solving under looser b. */
+#define PDT_PROBLEM_SOLVE_CHILDREN 0x2u
 
 struct pdt_problem_class {
     unsigned version; /* PDT_PROBLEM_V1 */

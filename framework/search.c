@@ -23,16 +23,16 @@ static pdt_status count_split(count_ctx *c, pdt_frame *f, int64_t payload, pdt_n
     uint32_t nr = pdt_engine_derive_rules(s, f->rrules, lr);
     pdt_lazy_rules el = {f->lrules, nl, UINT32_MAX, PDT_REL_LEFT};
     pdt_lazy_rules er = {f->rrules, nr, UINT32_MAX, PDT_REL_RIGHT};
-    uint32_t cap = pdt_engine_depth_cap(c->drem - 1);
+    uint32_t cap = pdt_engine_depth_cap(pdt_engine_child_depth(c->drem));
     for (uint32_t k1 = 0; k1 < c->k; k1++) {
         uint32_t k2 = c->k - 1 - k1;
         if (k1 > cap || k2 > cap) continue;
         /* proper (exclusive) relations use distinct rules: a child cannot use more than it has */
         if (s->data_defined && (k1 > nl || k2 > nr)) continue;
-        pdt_status st = pdt_engine_count(s, l, &el, k1, c->drem - 1, f->v_l);
+        pdt_status st = pdt_engine_count(s, l, &el, k1, pdt_engine_child_depth(c->drem), f->v_l);
         if (st) return st;
         if (s->alg->is_zero(f->v_l)) continue;
-        st = pdt_engine_count(s, r, &er, k2, c->drem - 1, f->v_r);
+        st = pdt_engine_count(s, r, &er, k2, pdt_engine_child_depth(c->drem), f->v_r);
         if (st) return st;
         if (s->pc->branch) {
             st = s->pc->branch(f->v_c, s->inst, c->node, payload, f->v_l, f->v_r, s->err);
@@ -188,11 +188,11 @@ static pdt_status rebuild_children(pdt_search_state *s, pdt_node *node, const ow
     owned_child cl = {0}, cr = {0};
     st = own_child(s, &cl, &l, &ll);
     if (!st) st = own_child(s, &cr, &r, &lr);
-    uint32_t k1 = od->d.k1, cap = pdt_engine_depth_cap(drem - 1);
+    uint32_t k1 = od->d.k1, cap = pdt_engine_depth_cap(pdt_engine_child_depth(drem));
     uint32_t k2 = k == PDT_UNLIMITED ? cap : k - 1 - k1;
     if (!s->exact && k2 > cap) k2 = cap;
-    if (!st) st = rebuild_child(s, &cl, k1, drem - 1, od->d.has_values ? od->vl : NULL, t);
-    if (!st) st = rebuild_child(s, &cr, k2, drem - 1, od->d.has_values ? od->vr : NULL, t);
+    if (!st) st = rebuild_child(s, &cl, k1, pdt_engine_child_depth(drem), od->d.has_values ? od->vl : NULL, t);
+    if (!st) st = rebuild_child(s, &cr, k2, pdt_engine_child_depth(drem), od->d.has_values ? od->vr : NULL, t);
     free_child(&cl);
     free_child(&cr);
     return st;
@@ -237,10 +237,12 @@ pdt_status pdt_engine_rebuild(pdt_search_state *s, pdt_node *root, uint32_t k, u
 {
     tree_out t = {0};
     pdt_lazy_rules lz = {root->rules, root->n_rules, UINT32_MAX, PDT_REL_LEFT};
+    bool deadline = s->has_deadline;
     s->aborted = false;
     s->has_deadline = false; /* the tree must be completed */
     s->o.trace = NULL;       /* re-deriving known subtrees is not part of the search's story */
     pdt_status st = rebuild_node(s, root, &lz, k, drem, NULL, &t);
+    s->has_deadline = deadline;
     if (st) {
         free(t.a);
         return st;
@@ -257,6 +259,61 @@ void pdt_search_result_clear(pdt_search_result *res)
     free(res->tree);
     res->tree = NULL;
     res->tree_len = 0;
+}
+
+/* One selective search from the root against ub; rebuilds the tree when found.
+ * *complete says whether the search ran to the end (read before rebuilding,
+ * which clears the abort flag to finish the tree). */
+static pdt_status solve_root(pdt_search_state *s, const pdt_node *root, const void *ub, bool *found,
+                             bool *complete, void *value, int64_t **tree, size_t *len)
+{
+    pdt_node node = *root;
+    pdt_lazy_rules lz = {root->rules, root->n_rules, UINT32_MAX, PDT_REL_LEFT};
+    pdt_status st = pdt_engine_solve(s, &node, &lz, s->o.max_size, s->o.max_depth, ub, found, value);
+    *complete = !s->aborted;
+    if (st || !*found) return st;
+    node.rules = root->rules;
+    node.n_rules = root->n_rules;
+    return pdt_engine_rebuild(s, &node, s->o.max_size, s->o.max_depth, tree, len);
+}
+
+/* A first dive (every subproblem takes its first complete tree, nothing
+ * cached) gives an incumbent at once — a tree to return if a time limit
+ * strikes before the search finds one, and a bound from the start; the search
+ * then looks only for strictly better trees, and when it finds none the dive's
+ * tree is optimal. */
+static pdt_status optimise(pdt_search_state *s, pdt_search_result *res, const pdt_node *root)
+{
+    const pdt_algebra *a = s->alg;
+    void *ub = malloc(a->size);
+    if (!ub) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+    a->init(ub);
+    a->set_zero(ub);
+    pdt_status st = PDT_OK;
+    bool found = false, complete = true;
+    if (!s->exact) {
+        s->dive = true;
+        st = solve_root(s, root, ub, &found, &complete, res->value, &res->tree, &res->tree_len);
+        s->dive = false;
+        if (found) a->set(ub, res->value);
+    }
+    int64_t *tree = NULL;
+    size_t len = 0;
+    bool better = false;
+    if (!st && complete) st = solve_root(s, root, ub, &better, &complete, res->value, &tree, &len);
+    if (better) {
+        free(res->tree);
+        res->tree = tree;
+        res->tree_len = len;
+    } else {
+        free(tree);
+        if (found) a->set(res->value, ub); /* nothing beat the dive */
+    }
+    res->found = found || better;
+    res->optimal = !st && complete;
+    a->clear(ub);
+    free(ub);
+    return st;
 }
 
 pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, void *inst,
@@ -278,21 +335,7 @@ pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, 
         res->found = !st;
         res->optimal = !st;
     } else {
-        void *ub = malloc(s.alg->size);
-        if (!ub) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
-        if (ub) {
-            s.alg->init(ub);
-            s.alg->set_zero(ub);
-            st = pdt_engine_solve(&s, &node, &lz, opts->max_size, opts->max_depth, ub, &res->found, res->value);
-            res->optimal = !st && !s.aborted;
-            if (!st && res->found) {
-                node.rules = root->rules;
-                node.n_rules = root->n_rules;
-                st = pdt_engine_rebuild(&s, &node, opts->max_size, opts->max_depth, &res->tree, &res->tree_len);
-            }
-            s.alg->clear(ub);
-            free(ub);
-        }
+        st = optimise(&s, res, root);
     }
     s.stats.seconds = pdt_engine_elapsed(&s);
     pdt_engine_end(&s);
