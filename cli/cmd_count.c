@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "count_list.h"
 #include "data.h"
 #include "options.h"
 #include "pdt.h"
@@ -16,6 +17,10 @@ static cli_option count_options[] = {
     {"min-leaf", 0, "M", "count only trees whose split leaves hold at least M items", NULL},
     {"degree", 0, "G", "polynomial degree of hypersurface rules", NULL},
     {"output", 'o', "FILE", "write the result document (JSON)", NULL},
+    {"list", 0, NULL, "teaching: every K-permutation of the rules, each marked as a proper tree (valid "
+                      "level order) or invalid, and why", NULL},
+    {"list-rules", 0, NULL, "print the candidate rules with their #numbers and defining rows", NULL},
+    {"pick", 0, "IDS", "with --list: only these candidates (comma-separated #numbers)", NULL},
     {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
@@ -91,13 +96,36 @@ static int count_run(int argc, char **argv)
         !cli_uint(&min_leaf, count_options, "min-leaf", "count", 0) ||
         !cli_uint(&degree, count_options, "degree", "count", 0))
         return 2;
-    if (size == PDT_UNLIMITED) {
+    bool list = cli_flag(count_options, "list"), list_rules = cli_flag(count_options, "list-rules");
+    uint32_t *pick = NULL;
+    size_t n_pick = 0;
+    if (cli_get(count_options, "pick") && (!list || !cli_parse_pick(&pick, &n_pick, cli_get(count_options, "pick")))) {
+        if (!list) fprintf(stderr, "pdt count: option --pick needs --list\n");
+        return 2;
+    }
+    if (size == PDT_UNLIMITED && !(list_rules && !list)) {
         fprintf(stderr, "pdt count: option --size is required\n");
+        free(pick);
+        return 2;
+    }
+    if ((list || list_rules) && (min_leaf || cli_get(count_options, "output"))) {
+        fprintf(stderr, "pdt count: --list and --list-rules do not take --min-leaf or --output\n");
+        free(pick);
         return 2;
     }
     const char *rules = cli_get(count_options, "rules") ? cli_get(count_options, "rules") : "axis";
     pdt_dataset *ds = NULL;
-    if (!cli_load_data(&ds, count_options, "count", false)) return 1;
+    if (!cli_load_data(&ds, count_options, "count", false)) {
+        free(pick);
+        return 1;
+    }
+    if (list || list_rules) {
+        pdt_rule_params lp = {degree, NULL};
+        int lrc = cli_count_list(ds, rules, &lp, pick, n_pick, size == PDT_UNLIMITED ? 0 : size, list_rules, list);
+        free(pick);
+        pdt_dataset_free(&ds);
+        return lrc;
+    }
     pdt_count_report r;
     pdt_count_report_init(&r);
     pdt_rule_params params = {degree, NULL};

@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "data.h"
+#include "explain.h"
 #include "options.h"
 #include "pdt.h"
 
@@ -27,6 +28,11 @@ static cli_option fit_options[] = {
     {"dot", 0, "FILE", "write the tree as Graphviz DOT", NULL},
     {"svg", 0, "FILE", "draw the tree as SVG", NULL},
     {"png", 0, "FILE", "draw the tree as PNG", NULL},
+    {"plot", 0, "FILE", "2-D data: picture of the regions, splits and points (.png or .svg)", NULL},
+    {"plot-size", 0, "WxH", "picture size in pixels (default 640x480)", NULL},
+    {"explain", 0, NULL, "teaching mode: print the recursion (candidate roots, what each side "
+                         "receives, prunings and why)", NULL},
+    {"explain-lines", 0, "N", "stop --explain after N lines (default 400)", NULL},
     {"quiet", 'q', NULL, "print only the summary line", NULL},
     {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
@@ -51,6 +57,26 @@ static bool parse_engine(pdt_fit_options *fo, const char *v)
         fprintf(stderr, "pdt fit: option --engine: '%s' is not auto, fused, combinations or backend\n", v);
         return false;
     }
+    return true;
+}
+
+/* --plot-size WxH (or W for a square), each 1..20000. */
+static bool parse_plot_size(int *w, int *h, const char *v)
+{
+    *w = 640, *h = 480;
+    if (!v) return true;
+    char *end = NULL;
+    long a = strtol(v, &end, 10), b = a;
+    if (end != v && (*end == 'x' || *end == 'X')) {
+        const char *q = end + 1;
+        b = strtol(q, &end, 10);
+        if (end == q) end = (char *)v;
+    }
+    if (end == v || *end || a < 1 || b < 1 || a > 20000 || b > 20000 || !(*v >= '0' && *v <= '9')) {
+        fprintf(stderr, "pdt fit: option --plot-size: '%s' is not WIDTHxHEIGHT with 1..20000 pixels each\n", v);
+        return false;
+    }
+    *w = (int)a, *h = (int)b;
     return true;
 }
 
@@ -94,7 +120,7 @@ static void print_summary(const pdt_model *m)
     mpq_clear(obj);
 }
 
-static bool write_outputs(const pdt_model *m, cli_option *o)
+static bool write_outputs(const pdt_model *m, const pdt_dataset *ds, cli_option *o)
 {
     static const struct { const char *opt, *format; } outs[] = {
         {"output", NULL}, {"dot", "dot"}, {"svg", "svg"}, {"png", "png"}};
@@ -111,6 +137,18 @@ static bool write_outputs(const pdt_model *m, cli_option *o)
             return false;
         }
         cli_track_output(path);
+    }
+    const char *plot = cli_get(o, "plot");
+    int w, h;
+    if (plot && parse_plot_size(&w, &h, cli_get(o, "plot-size"))) {
+        pdt_error err;
+        pdt_error_clear(&err);
+        if (pdt_model_plot(m, ds, plot, w, h, &err)) {
+            fprintf(stderr, "pdt fit: option --plot: %s\n", err.message);
+            cli_remove_outputs();
+            return false;
+        }
+        cli_track_output(plot);
     }
     return true;
 }
@@ -132,26 +170,39 @@ static int fit_run(int argc, char **argv)
         return 0;
     }
     pdt_fit_options fo;
-    if (!cli_parse(fit_options, argc, argv, "fit") || !fit_read_options(&fo, fit_options)) return 2;
+    int plot_w, plot_h;
+    if (!cli_parse(fit_options, argc, argv, "fit") || !fit_read_options(&fo, fit_options) ||
+        !parse_plot_size(&plot_w, &plot_h, cli_get(fit_options, "plot-size")))
+        return 2;
     double next_report = 5;
     if (!cli_flag(fit_options, "quiet")) {
         fo.progress = on_progress;
         fo.progress_user = &next_report;
     }
+    uint32_t explain_lines = 400;
+    if (!cli_uint(&explain_lines, fit_options, "explain-lines", "fit", 400)) return 2;
     pdt_dataset *ds = NULL;
     if (!cli_load_data(&ds, fit_options, "fit", false)) return 1;
+    cli_explain explain;
+    if (cli_flag(fit_options, "explain")) {
+        cli_explain_init(&explain, stdout, pdt_dataset_rows(ds), explain_lines);
+        fo.trace = cli_explain_event;
+        fo.trace_user = &explain;
+    }
     pdt_model *m = NULL;
     pdt_error err;
     pdt_error_clear(&err);
     int rc = 0;
-    if (pdt_fit(&m, ds, &fo, &err)) {
+    pdt_status fit_status = pdt_fit(&m, ds, &fo, &err);
+    if (fo.trace) cli_explain_finish(&explain);
+    if (fit_status) {
         fprintf(stderr, "pdt fit: %s\n", err.message);
         rc = err.status == PDT_EINVAL ? 1 : 3;
     } else {
         if (!cli_flag(fit_options, "quiet") && pdt_model_write_text(m, stdout, &err))
             fprintf(stderr, "pdt fit: %s\n", err.message);
         print_summary(m);
-        if (!write_outputs(m, fit_options)) rc = 1;
+        if (!write_outputs(m, ds, fit_options)) rc = 1;
     }
     pdt_model_free(&m);
     pdt_dataset_free(&ds);

@@ -209,17 +209,54 @@ void pdt_engine_end(pdt_search_state *s)
 
 /* ------------------------------------------------------------ tracing */
 
-static void trace(pdt_search_state *s, pdt_trace_kind kind, const pdt_node *node, uint32_t k,
-                  int64_t payload, uint32_t nl, uint32_t nr, const char *reason, const void *value)
+/* The rule of a payload as text ("x ≤ 2"), for readers of the trace. */
+static void rule_text(pdt_buf *out, pdt_search_state *s, int64_t payload)
+{
+    if (!s->rs || payload < 0 || (size_t)payload >= pdt_ruleset_size(s->rs)) return;
+    const pdt_dataset *ds = pdt_ruleset_dataset(s->rs);
+    size_t d = pdt_dataset_dims(ds);
+    const char *names_small[16], **names = d <= 16 ? names_small : malloc(d * sizeof *names);
+    pdt_rule rule;
+    pdt_error err;
+    if (!names || pdt_ruleset_export(&rule, s->rs, (size_t)payload, &err)) {
+        if (names != names_small) free(names);
+        return;
+    }
+    for (size_t j = 0; j < d; j++) names[j] = pdt_dataset_feature_name(ds, j);
+    if (rule.cls->describe(out, &rule, names, d, &err)) pdt_buf_printf(out, "rule %lld", (long long)payload);
+    pdt_rule_clear(&rule);
+    if (names != names_small) free(names);
+}
+
+/* Reports an event to the trace callback (teaching mode); l and r are the
+ * children of a candidate split, or NULL. */
+static void trace_budgets(pdt_search_state *s, pdt_trace_kind kind, const pdt_node *node, uint32_t k,
+                          int64_t payload, const pdt_node *l, const pdt_node *r, const char *reason,
+                          const void *value, uint32_t k1, uint32_t k2)
 {
     if (!s->o.trace) return;
-    pdt_buf text;
+    pdt_buf text, rule;
     pdt_buf_init(&text);
+    pdt_buf_init(&rule);
     if (value) s->alg->to_text(&text, value);
+    rule_text(&rule, s, payload);
+    size_t n_def = 0;
+    const uint32_t *def = s->rs && payload >= 0 && (size_t)payload < pdt_ruleset_size(s->rs)
+                              ? pdt_ruleset_def(s->rs, (size_t)payload, &n_def) : NULL;
     pdt_trace_event ev = {kind, node->depth, k, node->n_items, node->n_rules, node->items,
-                          payload, nl, nr, reason, value ? text.data : NULL};
+                          payload, l ? l->n_items : 0, r ? r->n_items : 0, reason,
+                          value ? text.data : NULL, rule.data, l ? l->items : NULL,
+                          r ? r->items : NULL, def, (uint32_t)n_def, k1, k2};
     s->o.trace(s->o.trace_user, &ev);
     pdt_buf_clear(&text);
+    pdt_buf_clear(&rule);
+}
+
+static void trace(pdt_search_state *s, pdt_trace_kind kind, const pdt_node *node, uint32_t k,
+                  int64_t payload, const pdt_node *l, const pdt_node *r, const char *reason,
+                  const void *value)
+{
+    trace_budgets(s, kind, node, k, payload, l, r, reason, value, 0, 0);
 }
 
 /* ------------------------------------------------------------ memo */
@@ -334,8 +371,8 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     }
     if (!ok) {
         s->stats.pruned++;
-        trace(s, PDT_TRACE_PRUNE, c->node, c->k, payload, l->n_items, r->n_items,
-              "cannot beat the best tree found so far", NULL);
+        trace_budgets(s, PDT_TRACE_PRUNE, c->node, c->k, payload, l, r,
+                      "cannot beat the best tree found so far", f->v_inc, k1, k2);
         return PDT_OK;
     }
     a->set(f->v_best, f->v_c);
@@ -344,7 +381,7 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     a->set(f->dec.v_l, f->v_l);
     a->set(f->dec.v_r, f->v_r);
     c->found = true;
-    trace(s, PDT_TRACE_IMPROVE, c->node, c->k, payload, l->n_items, r->n_items, NULL, f->v_best);
+    trace_budgets(s, PDT_TRACE_IMPROVE, c->node, c->k, payload, l, r, NULL, f->v_best, k1, k2);
     return PDT_OK;
 }
 
@@ -399,10 +436,19 @@ static pdt_status search_splits(solve_ctx *c)
         /* with rules, a split leaving one side empty repeats a smaller tree; problem
          * splitters (k-D trees store a point per node) decide for themselves */
         bool degenerate = s->rs && (l.n_items == 0 || r.n_items == 0);
-        if ((!s->exact && degenerate) || (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)))
+        if (!s->exact && degenerate) {
+            trace(s, PDT_TRACE_PRUNE, node, c->k, payload, &l, &r, "one side is empty", NULL);
             continue;
-        if (dedup && pdt_engine_seen_before(s, f, l.items, n_split)) continue;
-        trace(s, PDT_TRACE_CANDIDATE, node, c->k, payload, l.n_items, r.n_items, NULL, NULL);
+        }
+        if (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)) {
+            trace(s, PDT_TRACE_PRUNE, node, c->k, payload, &l, &r, "a side holds fewer than min-leaf items", NULL);
+            continue;
+        }
+        if (dedup && pdt_engine_seen_before(s, f, l.items, n_split)) {
+            trace(s, PDT_TRACE_PRUNE, node, c->k, payload, &l, &r, "splits the items like an earlier candidate", NULL);
+            continue;
+        }
+        trace(s, PDT_TRACE_CANDIDATE, node, c->k, payload, &l, &r, NULL, NULL);
         st = try_split(c, payload, i, &l, &ll, &r, &lr);
         if (st) return st;
     }
@@ -501,13 +547,18 @@ pdt_status pdt_engine_solve_until(pdt_search_state *s, pdt_node *node, const pdt
         if (a->cmp(f->v_leaf, f->v_lb) <= 0) { /* the leaf is already optimal */
             a->set(out, f->v_leaf);
             *found = a->cmp(out, ub) < 0;
+            trace(s, PDT_TRACE_SHORTCUT, node, k, -1, NULL, NULL, "the leaf reaches the lower bound", out);
             return PDT_OK;
         }
     }
-    if (memo_answer(s, f, node, k, drem, ub, found, out)) return PDT_OK;
+    if (memo_answer(s, f, node, k, drem, ub, found, out)) {
+        trace(s, PDT_TRACE_SHORTCUT, node, k, -1, NULL, NULL, "answered from the subproblem cache",
+              *found ? out : NULL);
+        return PDT_OK;
+    }
     st = materialise(s, f, node, lz);
     if (st) return st;
-    trace(s, PDT_TRACE_ENTER, node, k, -1, 0, 0, NULL, NULL);
+    trace(s, PDT_TRACE_ENTER, node, k, -1, NULL, NULL, NULL, NULL);
     solve_ctx c = {s, f, node, k, drem, stop, has_lb, false, false};
     if (!s->exact && a->cmp(f->v_leaf, ub) < 0) {
         a->set(f->v_best, f->v_leaf);
@@ -524,7 +575,7 @@ pdt_status pdt_engine_solve_until(pdt_search_state *s, pdt_node *node, const pdt
     if (c.found) a->set(out, f->v_best);
     else a->set(out, ub);
     *found = c.found;
-    trace(s, PDT_TRACE_LEAVE, node, k, -1, 0, 0, c.found ? NULL : "no tree beats the bound",
+    trace(s, PDT_TRACE_LEAVE, node, k, -1, NULL, NULL, c.found ? NULL : "no tree beats the bound",
           c.found ? out : NULL);
     return PDT_OK;
 }

@@ -53,7 +53,9 @@ unsigned pdt_geom_next_subset(unsigned x)
 /* One minor by expansion along row r (the last row of the minor): the signed
  * sum over the columns j of S, in increasing order, of a[r][j]·D[S∖{j}], and
  * the same on magnitudes for the permanent.  Summed left to right. */
-static void expand_minor(double *det, double *perm, const double *row, unsigned set, size_t r)
+static inline __attribute__((always_inline)) void expand_terms(double *d_out, double *p_out,
+                                                               const double *det, const double *perm,
+                                                               const double *row, unsigned set, size_t r)
 {
     double d = 0, p = 0, sign = (r & 1) ? -1.0 : 1.0;
     for (unsigned rest = set; rest; rest &= rest - 1) {
@@ -63,8 +65,13 @@ static void expand_minor(double *det, double *perm, const double *row, unsigned 
         p += fabs(x) * perm[sub];
         sign = -sign;
     }
-    det[set] = d;
-    perm[set] = p;
+    *d_out = d;
+    *p_out = p;
+}
+
+static void expand_minor(double *det, double *perm, const double *row, unsigned set, size_t r)
+{
+    expand_terms(&det[set], &perm[set], det, perm, row, set, r);
 }
 
 /* Determinant and permanent of |a| by expansion by minors over column subsets:
@@ -219,4 +226,77 @@ bool pdt_geom_translate(double *b, double *alpha, size_t n, size_t rows, const d
         }
     }
     return true;
+}
+
+/* ------------------------------------------------ staged relative filter */
+
+/* The same operations as minors_dp and filter_run, row by row (§3.11). */
+
+static bool row_in_range(size_t m, const double *row)
+{
+    const double floor_m = range_floor[m];
+    for (size_t j = 0; j < m; j++) {
+        double x = fabs(row[j]);
+        if (!(x <= DBL_MAX) || (x < floor_m && x != 0)) return false;
+    }
+    return true;
+}
+
+void pdt_minors_init(pdt_minors *mn, size_t m, unsigned ulps)
+{
+    mn->m = m;
+    mn->rows = 0;
+    mn->ulps = ulps;
+    mn->bad = 0;
+}
+
+void pdt_minors_push(pdt_minors *mn, const double *row)
+{
+    const size_t m = mn->m, r = mn->rows;
+    if (m < 2 || m > PDT_DET_MAX || r + 1 >= m) return;
+    bool bad = !row_in_range(m, row);
+    mn->bad_row[r] = bad;
+    mn->bad += bad;
+    mn->rows++;
+    if (r == 0) {
+        for (size_t j = 0; j < m; j++) {
+            mn->det[1u << j] = row[j];
+            mn->perm[1u << j] = fabs(row[j]);
+        }
+        return;
+    }
+    for (unsigned set = (2u << r) - 1; set < (1u << m); set = pdt_geom_next_subset(set))
+        expand_minor(mn->det, mn->perm, row, set, r);
+}
+
+void pdt_minors_pop(pdt_minors *mn)
+{
+    if (mn->rows == 0) return;
+    mn->rows--;
+    mn->bad -= mn->bad_row[mn->rows];
+}
+
+int pdt_minors_last_sign(const pdt_minors *mn, const double *row)
+{
+    const size_t m = mn->m;
+    if (m < 2 || m > PDT_DET_MAX || mn->rows + 1 != m || mn->bad || !row_in_range(m, row)) return 0;
+    double d, p;
+    expand_terms(&d, &p, mn->det, mn->perm, row, (1u << m) - 1, m - 1);
+    if (!(fabs(d) <= DBL_MAX && p <= DBL_MAX)) return 0;
+    const double bound = pdt_det_filter_coefficient(m, mn->ulps) * p;
+    if (!(fabs(d) > bound)) return 0;
+    return d > 0 ? 1 : -1;
+}
+
+bool pdt_minors_independent(const pdt_minors *mn)
+{
+    const size_t m = mn->m;
+    if (m < 2 || m > PDT_DET_MAX || mn->rows + 1 != m || mn->bad) return false;
+    const double coefficient = pdt_det_filter_coefficient(m - 1, mn->ulps);
+    for (size_t j = 0; j < m; j++) {
+        unsigned set = ((1u << m) - 1) ^ (1u << j);
+        double d = mn->det[set], p = mn->perm[set];
+        if (fabs(d) <= DBL_MAX && p <= DBL_MAX && fabs(d) > coefficient * p) return true;
+    }
+    return false;
 }

@@ -133,7 +133,8 @@ typedef enum {
     PDT_TRACE_CANDIDATE,  /* a rule is tried as the root of the subproblem */
     PDT_TRACE_PRUNE,      /* a candidate is abandoned; `reason` says why */
     PDT_TRACE_IMPROVE,    /* a better subtree was found */
-    PDT_TRACE_LEAVE       /* the subproblem is solved */
+    PDT_TRACE_LEAVE,      /* the subproblem is solved */
+    PDT_TRACE_SHORTCUT    /* a subproblem answered without a search; `reason` says how */
 } pdt_trace_kind;
 
 typedef struct pdt_trace_event {
@@ -144,8 +145,14 @@ typedef struct pdt_trace_event {
     const uint64_t *items;      /* bitset of the items */
     int64_t payload;            /* rule tried (CANDIDATE, PRUNE), -1 otherwise */
     uint32_t left_items, right_items;
-    const char *reason;         /* PRUNE: why; others: NULL */
-    const char *value;          /* IMPROVE/LEAVE: the value as text, else NULL */
+    const char *reason;         /* PRUNE, SHORTCUT: why; LEAVE: why nothing was found; else NULL */
+    const char *value;          /* IMPROVE/LEAVE/SHORTCUT: the value; PRUNE: the incumbent; as text */
+    /* appended in 0.1 (teaching mode): */
+    const char *rule;           /* the payload's rule in readable form (rule splitter), else NULL */
+    const uint64_t *left_set, *right_set; /* CANDIDATE, PRUNE, IMPROVE: the children's items */
+    const uint32_t *def;        /* the rule's defining points (rows), n_def of them */
+    uint32_t n_def;
+    uint32_t left_budget, right_budget; /* PRUNE/IMPROVE after a child solve: budgets tried */
 } pdt_trace_event;
 
 typedef void (*pdt_trace_fn)(void *user, const pdt_trace_event *ev);
@@ -209,6 +216,12 @@ pdt_status pdt_model_load_json(pdt_model **out, const char *path, pdt_error *err
 /* Graphviz: format "dot" (via libcgraph) or any libgvc device ("svg", "png"). */
 pdt_status pdt_model_render(const pdt_model *model, const char *path, const char *format,
                             pdt_error *err);
+/* A picture of a model on 2-D data, PNG or SVG by the file name, width×height
+ * pixels: decision regions shaded by their leaf's label (the model's exact
+ * classification of every pixel), the splits drawn where they act, and the
+ * rows of ds coloured by class, misclassified ones ringed. */
+pdt_status pdt_model_plot(const pdt_model *model, const pdt_dataset *ds, const char *path, int width,
+                          int height, pdt_error *err);
 
 /* ------------------------------------------------------------ counting */
 
@@ -227,6 +240,37 @@ void pdt_count_report_clear(pdt_count_report *r);
  * admits on ds (min_leaf honoured when > 0). */
 pdt_status pdt_count(pdt_count_report *r, const pdt_dataset *ds, const char *rules,
                      const pdt_rule_params *params, uint32_t size, uint32_t min_leaf, pdt_error *err);
+
+/* Teaching (pdt count --list): one K-permutation of the chosen rules. */
+typedef struct pdt_perm {
+    uint32_t size;            /* K */
+    const uint32_t *rules;    /* candidate indices, in permutation order */
+    const char *const *text;  /* each rule in readable form */
+    bool valid;               /* the level-order traversal of a proper tree */
+    const int32_t *parent;    /* valid: position of each rule's parent (−1: the root) */
+    const uint8_t *left;      /* valid: 1 when the rule is its parent's left child */
+    int32_t bad, blocker;     /* invalid: position `bad` cannot go below position `blocker` (their
+                                 relation is neither left nor right), or, when blocker < 0, the
+                                 tree it builds has another level order */
+} pdt_perm;
+
+typedef void (*pdt_perm_fn)(void *user, const pdt_perm *p);
+/* A candidate rule: its index, readable form and defining rows. */
+typedef void (*pdt_candidate_fn)(void *user, size_t index, const char *text, const uint32_t *def,
+                                 size_t n_def);
+
+/* Every K-permutation of every K-combination of the family's candidates —
+ * or of the `n_pick` candidates listed in `pick` (indices as reported to
+ * `candidates`) — each with whether it is a valid level-order traversal (the
+ * brute-force specification, He & Little §3.1).  r->proper is the number of
+ * proper trees counted by the engine on the same rules; it must equal the
+ * valid permutations (else PDT_EINTERNAL).  More than max_perms permutations
+ * is PDT_ELIMIT.  `candidates` (may be NULL) sees every candidate first;
+ * with size 0 nothing else is done. */
+pdt_status pdt_count_list(pdt_count_report *r, const pdt_dataset *ds, const char *rules,
+                          const pdt_rule_params *params, const uint32_t *pick, size_t n_pick,
+                          uint32_t size, uint64_t max_perms, pdt_candidate_fn candidates,
+                          pdt_perm_fn perms, void *user, pdt_error *err);
 
 #ifdef __cplusplus
 }

@@ -87,6 +87,38 @@ bool pdt_affinely_independent(size_t n, size_t k, const double *const *pts, unsi
  * arguments are invalid (caller bugs). */
 int pdt_affine_weighted_sign(size_t n, pdt_entry_fn pts, void *ctx, const int *s);
 
+/* ------------------------------------------------ staged determinant filter
+ *
+ * For many determinants that share their first m − 1 rows (the orientation of
+ * every data point against one tuple of defining points): the rows are pushed
+ * one at a time, the minors of the rows pushed so far are kept, and the sign
+ * for a last row costs m products.  The floating-point operations are exactly
+ * those pdt_det_sign's relative filter performs on the whole matrix, in the
+ * same order, so its proven bound applies unchanged (docs/exactness.md §3.11).
+ * The filter only ever certifies a sign; 0 means "not decided" and the caller
+ * must use an exact predicate.  Rows can be popped and pushed again, so nested
+ * enumerations of tuples share their prefixes. */
+typedef struct pdt_minors {
+    size_t m;          /* matrix order, 2 <= m <= PDT_DET_MAX */
+    size_t rows;       /* rows pushed so far (<= m − 1) */
+    unsigned ulps;     /* the approximation contract of every entry */
+    unsigned bad;      /* rows pushed that break the range precondition */
+    bool bad_row[PDT_DET_MAX];
+    double det[1u << PDT_DET_MAX], perm[1u << PDT_DET_MAX];
+} pdt_minors;
+
+void pdt_minors_init(pdt_minors *mn, size_t m, unsigned ulps);
+/* Pushes row number mn->rows (m entries); needs mn->rows < m − 1. */
+void pdt_minors_push(pdt_minors *mn, const double *row);
+/* Forgets the last pushed row. */
+void pdt_minors_pop(pdt_minors *mn);
+/* With m − 1 rows pushed: the sign (±1) of the determinant whose last row is
+ * `row`, or 0 when the filter cannot decide. */
+int pdt_minors_last_sign(const pdt_minors *mn, const double *row);
+/* With m − 1 rows pushed: true when one of their (m − 1)-minors is certified
+ * nonzero (the rows are linearly independent); false means "not decided". */
+bool pdt_minors_independent(const pdt_minors *mn);
+
 #ifdef __cplusplus
 }
 #endif

@@ -66,10 +66,10 @@ static pdt_status node_label(pdt_buf *b, const pdt_model *m, size_t i, pdt_error
         if (st == PDT_OK) label_text(b, text.data ? text.data : "");
         pdt_buf_clear(&text);
         if (st != PDT_OK) return st;
-        pdt_buf_printf(b, "\\n%llu items", (unsigned long long)n->n_items);
-        return PDT_OK;
+    } else {
+        label_text(b, m->classes[n->label]);
     }
-    label_text(b, m->classes[n->label]);
+    /* every node: its items and their class counts (a branch's majority is not a prediction) */
     pdt_buf_printf(b, "\\n%llu items: ", (unsigned long long)n->n_items);
     for (size_t c = 0; c < m->n_classes; c++)
         pdt_buf_printf(b, "%s%llu", c ? "/" : "",

@@ -181,7 +181,7 @@ static void draw_raster(const pdt_plot *p, cairo_t *cr, const shape *s)
 static void draw_shape(const pdt_plot *p, cairo_t *cr, const shape *s)
 {
     double px, py, qx, qy;
-    cairo_new_path(cr); /* text leaves a current point that cairo_arc would join */
+    cairo_new_path(cr); /* text leaves a current point that would join the next shape */
     switch (s->kind) {
     case SHAPE_RASTER: draw_raster(p, cr, s); return;
     case SHAPE_POINT:

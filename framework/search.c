@@ -240,6 +240,7 @@ pdt_status pdt_engine_rebuild(pdt_search_state *s, pdt_node *root, uint32_t k, u
     bool deadline = s->has_deadline;
     s->aborted = false;
     s->has_deadline = false; /* the tree must be completed */
+    s->o.trace = NULL;       /* re-deriving known subtrees is not part of the search's story */
     pdt_status st = rebuild_node(s, root, &lz, k, drem, NULL, &t);
     s->has_deadline = deadline;
     if (st) {
@@ -280,7 +281,8 @@ static pdt_status solve_root(pdt_search_state *s, const pdt_node *root, const vo
  * cached) gives an incumbent at once — a tree to return if a time limit
  * strikes before the search finds one, and a bound from the start; the search
  * then looks only for strictly better trees, and when it finds none the dive's
- * tree is optimal. */
+ * tree is optimal. Teaching mode (a trace callback) skips the dive: the trace
+ * shows the plain recursion of the paper, bounds found as it runs. */
 static pdt_status optimise(pdt_search_state *s, pdt_search_result *res, const pdt_node *root)
 {
     const pdt_algebra *a = s->alg;
@@ -290,7 +292,7 @@ static pdt_status optimise(pdt_search_state *s, pdt_search_result *res, const pd
     a->set_zero(ub);
     pdt_status st = PDT_OK;
     bool found = false, complete = true;
-    if (!s->exact) {
+    if (!s->exact && !s->o.trace) {
         s->dive = true;
         st = solve_root(s, root, ub, &found, &complete, res->value, &res->tree, &res->tree_len);
         s->dive = false;

@@ -22,4 +22,13 @@ void cls_counts(uint64_t *counts, const cls_inst *c, const uint64_t *items);
 /* Weighted misclassifications of a leaf with these counts; *label = majority. */
 int64_t cls_leaf_cost(const cls_inst *c, const uint64_t *counts, uint32_t *label);
 
+/* A model for a specialised backend: the tree in preorder (rule index, or −1
+ * for a leaf) over `rules` (moved into the model, cleared in any case).  The
+ * training rows are accumulated down the tree with the rules' exact classify;
+ * the objective so obtained (in weight units) must equal `expected`.  The
+ * caller sets optimal, stats and seconds. */
+pdt_status cls_model_from_tree(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                               pdt_rule *rules, size_t n_rules, const int32_t *pre, size_t len,
+                               int64_t expected, const char *engine, pdt_error *err);
+
 #endif

@@ -133,10 +133,15 @@ static void on_trace(void *user, const pdt_trace_event *ev)
     if (!t->enter && !t->candidate) t->first = (int)ev->kind;
     switch (ev->kind) {
     case PDT_TRACE_ENTER: t->enter++; break;
-    case PDT_TRACE_CANDIDATE: t->candidate++; break;
+    case PDT_TRACE_CANDIDATE:
+        t->candidate++;
+        assert_non_null(ev->rule); /* readable, e.g. "x ≤ 2" */
+        assert_non_null(ev->left_set);
+        break;
     case PDT_TRACE_PRUNE: t->prune++; assert_non_null(ev->reason); break;
     case PDT_TRACE_IMPROVE: t->improve++; assert_non_null(ev->value); break;
     case PDT_TRACE_LEAVE: t->leave++; break;
+    case PDT_TRACE_SHORTCUT: assert_non_null(ev->reason); break;
     }
 }
 

@@ -92,6 +92,7 @@ static const engine_variant variants[] = {
     {"fused", PDT_ENGINE_FUSED, false},
     {"fused, no memo", PDT_ENGINE_FUSED, true},
     {"combinations", PDT_ENGINE_COMBINATIONS, false},
+    {"auto (the family's backend if any)", PDT_ENGINE_AUTO, false},
 };
 
 /* Check (4): size, depth and the misclassifications of the predictions. */

@@ -18,4 +18,10 @@ bool oracle_fail(oracle_check_ctx *x, const char *fmt, ...) __attribute__((forma
 /* Check (0): the rules' sides, recomputed from the coordinates. */
 void oracle_check_sides(oracle_check_ctx *x, const pdt_ruleset *rs);
 
+/* Hypersurface rules of degree 2 (D = 1, 2), recomputed in oracle_lifted.c:
+ * the number of point tuples that define rules, and one rule's check (its key
+ * as for hyperplanes, or 0 after a failure). */
+size_t oracle_lifted_tuples(const oracle_case *c);
+uint64_t oracle_check_lifted_rule(oracle_check_ctx *x, const pdt_ruleset *rs, size_t r);
+
 #endif

@@ -5,7 +5,9 @@
  *   hyperplane: for every set of D affinely independent rows and every
  *   assignment of them to a side, left = orient(p_1..p_D, x) < 0, and a point
  *   x on the hyperplane, x = Σ λ_k p_k with Σ λ_k = 1, is left iff
- *   Σ λ_k s_k ≤ 0 (s_k = −1 for a point assigned left, +1 for right). */
+ *   Σ λ_k s_k ≤ 0 (s_k = −1 for a point assigned left, +1 for right);
+ *   hypersurface (degree 2, D ≤ 2) and circle (the example plugin): the same
+ *   in a lifted space, see oracle_lifted.c (one lifted family per instance). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,12 +161,21 @@ static uint64_t check_hyperplane_rule(oracle_check_ctx *x, const pdt_ruleset *rs
     return key;
 }
 
+/* Every key once: no rule (points and assignment) occurs twice. */
+static void check_unique(oracle_check_ctx *x, uint64_t *keys, size_t n, const char *family)
+{
+    qsort(keys, n, sizeof *keys, cmp_u64);
+    for (size_t k = 1; k < n && !x->failed; k++)
+        if (keys[k] == keys[k - 1])
+            oracle_fail(x, "a %s rule (points and assignment) occurs twice", family);
+}
+
 void oracle_check_sides(oracle_check_ctx *x, const pdt_ruleset *rs)
 {
     const oracle_case *c = x->c;
-    size_t m = pdt_ruleset_size(rs), n_axis = 0, n_hp = 0;
+    size_t m = pdt_ruleset_size(rs), n_axis = 0, n_hp = 0, n_hs = 0;
     bool seen[ORACLE_MAX_ROWS * ORACLE_MAX_DIMS] = {false};
-    uint64_t *keys = calloc(m + 1, sizeof *keys);
+    uint64_t *keys = calloc(m + 1, sizeof *keys), *hs_keys = calloc(m + 1, sizeof *hs_keys);
     for (size_t r = 0; r < m && !x->failed; r++) {
         const char *family = pdt_rule_class_name(pdt_ruleset_class(rs, r));
         if (strcmp(family, "axis") == 0) {
@@ -172,20 +183,26 @@ void oracle_check_sides(oracle_check_ctx *x, const pdt_ruleset *rs)
             n_axis++;
         } else if (strcmp(family, "hyperplane") == 0) {
             keys[n_hp++] = check_hyperplane_rule(x, rs, r);
+        } else if (strcmp(family, "hypersurface") == 0 || strcmp(family, "circle") == 0) {
+            hs_keys[n_hs++] = oracle_check_lifted_rule(x, rs, r);
         } else {
             oracle_fail(x, "rule %zu of unexpected family %s", r, family);
         }
     }
     bool want_axis = strstr(c->rules, "axis") != NULL,
-         want_hp = strstr(c->rules, "hyperplane") != NULL;
+         want_hp = strstr(c->rules, "hyperplane") != NULL,
+         want_hs = strstr(c->rules, "hypersurface") || strstr(c->rules, "circle");
     if (!x->failed && n_axis != (want_axis ? c->n * c->dims : 0))
         oracle_fail(x, "%zu axis rules, expected %zu", n_axis, want_axis ? c->n * c->dims : 0);
     size_t want = want_hp ? independent_tuples(c) << c->dims : 0;
     if (!x->failed && n_hp != want)
         oracle_fail(x, "%zu hyperplane rules, expected %zu", n_hp, want);
-    qsort(keys, n_hp, sizeof *keys, cmp_u64);
-    for (size_t k = 1; k < n_hp && !x->failed; k++)
-        if (keys[k] == keys[k - 1])
-            oracle_fail(x, "a hyperplane rule (points and assignment) occurs twice");
+    size_t g = strstr(c->rules, "circle") ? 3 : c->dims == 1 ? 2 : 5; /* points per lifted rule */
+    want = want_hs ? oracle_lifted_tuples(c) << g : 0;
+    if (!x->failed && n_hs != want)
+        oracle_fail(x, "%zu hypersurface/circle rules, expected %zu", n_hs, want);
+    check_unique(x, keys, n_hp, "hyperplane");
+    check_unique(x, hs_keys, n_hs, "hypersurface");
     free(keys);
+    free(hs_keys);
 }

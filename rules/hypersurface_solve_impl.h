@@ -1,0 +1,110 @@
+/* Private interface of the hypersurface backend (hypersurface_solve.c: the
+ * drivers; hypersurface_table.c: tuples, bases, evaluation; hypersurface_two.c:
+ * trees of two branch nodes).  See hypersurface_solve.c for the method. */
+#ifndef PDT_RULES_HYPERSURFACE_SOLVE_H
+#define PDT_RULES_HYPERSURFACE_SOLVE_H
+
+#include <time.h>
+
+#include "../problems/classification.h"
+#include "hypersurface.h"
+
+#define HSS_MAX_G 6                          /* surface-point tables have one bit per assignment */
+#define HSS_TABLE_BYTES (UINT64_C(3) << 30)  /* tuple bases kept for K = 2 */
+#define HSS_SEEN_MAX (UINT64_C(1) << 23)     /* root partitions remembered */
+#define HSS_MEMO_MAX (UINT64_C(1) << 21)     /* child regions cached */
+#define HSS_CHECK_EVERY 1024u     /* root tuples between time checks */
+#define HSS_CHECK_TUPLES 65536u   /* tuples of a region search between time checks */
+#define HSS_WARM 64u              /* best single splits tried first as roots */
+
+/* A row on the surface of a tuple that is not one of its points. */
+typedef struct hss_exc {
+    uint64_t rank;
+    uint32_t row;
+    uint64_t left; /* bit m: the row goes left under assignment m */
+} hss_exc;
+
+/* A split of a region: value, the tuple (by rank and rows) and the assignment. */
+typedef struct hss_split {
+    int64_t value; /* INT64_MAX: none */
+    uint32_t t[HS_MAX_LIFTED];
+    int64_t mask;
+    bool exact;    /* cached regions: value is the optimum (else a lower bound) */
+} hss_split;
+
+/* Item sets (bitsets) → a split, open addressing. */
+typedef struct hss_map {
+    size_t words, cap, n, max;
+    uint64_t *hash, *keys;
+    hss_split *val;
+} hss_map;
+
+typedef struct hss {
+    const pdt_dataset *ds;
+    const pdt_fit_options *opt;
+    hs_data hd;
+    hs_eval ev;
+    cls_inst ci;
+    size_t n, G, words, C;
+    uint32_t lo, *label;
+    uint64_t *binom; /* C(i, k) at i·(G+1) + k */
+    uint64_t n_tuples;
+    uint64_t *base;  /* n_tuples · words, or NULL (K = 1) */
+    uint8_t *kind;   /* per tuple: 0 dependent, 1 general, 2 with surface rows */
+    int64_t *value;  /* per tuple: its best split of all rows (INT64_MAX: none) */
+    uint32_t *order; /* ranks of the tuples with a split, by increasing value */
+    uint64_t n_order;
+    int64_t weight_all; /* weight of all rows */
+    hss_exc *exc;
+    size_t n_exc, cap_exc;
+    int64_t *cnt;      /* scratch: 8·C counts */
+    uint64_t *all, *left, *right, *tmp, *by_class; /* scratch bitsets (by_class: C of them) */
+    uint32_t *items;   /* scratch: n row indices */
+    uint8_t *on_t;     /* scratch: n flags */
+    hss_map seen, memo;
+    struct timespec start;
+    double next_report;
+    int64_t best_value; /* best tree value so far (progress reports) */
+    bool stopped;
+    uint64_t candidates, regions, memo_hits;
+} hss;
+
+/* A region: its items, class counts and per-class item bitsets. */
+typedef struct hss_region {
+    const uint64_t *items;
+    uint64_t *by_class; /* C · words */
+    int64_t *tot;       /* C */
+    uint32_t size;
+} hss_region;
+
+typedef struct hss_tree {
+    int64_t value;
+    int size;            /* branch nodes: 0, 1 or 2 */
+    hss_split root;      /* size >= 1 */
+    bool child_left;     /* size 2: the left child is split */
+    hss_split child;
+} hss_tree;
+
+double hss_elapsed(const hss *h);
+/* The time limit, and a progress report about once a second. */
+bool hss_out_of_time(hss *h);
+static inline uint64_t hss_binom(const hss *h, size_t i, size_t k) { return h->binom[i * (h->G + 1) + k]; }
+uint64_t hss_colex_rank(const hss *h, const uint32_t *t);
+int64_t hss_leaf_cost(const hss *h, const int64_t *c);
+
+pdt_status hss_map_init(hss_map *m, size_t words, size_t max, bool values, pdt_error *err);
+void hss_map_free(hss_map *m);
+hss_split *hss_map_get(hss_map *m, const uint64_t *key, bool *fresh);
+
+void hss_region_init(hss *h, hss_region *r, const uint64_t *items, uint64_t *by_class, int64_t *tot);
+void hss_eval_general(hss *h, const hss_region *r, const uint64_t *base, const uint32_t *t, hss_split *best);
+void hss_eval_degenerate(hss *h, const hss_region *r, const uint64_t *base, const uint32_t *t,
+                         const hss_exc *exc, size_t n_exc, hss_split *best);
+/* Every tuple: bases, kinds and values kept when `keep` (K = 2), the best
+ * split of all rows into *root. */
+pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region *all, pdt_error *err);
+const hss_exc *hss_exceptions_of(const hss *h, uint64_t rank, size_t *count);
+/* Trees of two branch nodes better than best (hypersurface_two.c). */
+void hss_search_two(hss *h, hss_tree *best);
+
+#endif

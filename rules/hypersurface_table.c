@@ -1,0 +1,367 @@
+/* The hypersurface backend's tuple table: one base bitset per tuple of G
+ * rows (the rows with negative orientation), the rows exactly on its surface
+ * with their side under every assignment, each tuple's best split of all
+ * rows, and the arithmetic that evaluates every assignment of a tuple in a
+ * region from class counts (see hypersurface_solve.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitset.h"
+#include "hypersurface_solve_impl.h"
+
+/* ------------------------------------------------------------ small things */
+
+double hss_elapsed(const hss *h)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - h->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - h->start.tv_nsec);
+}
+
+/* The time limit, and a progress report about once a second. */
+bool hss_out_of_time(hss *h)
+{
+    if (h->stopped || (h->opt->time_limit <= 0 && !h->opt->progress)) return h->stopped;
+    double t = hss_elapsed(h);
+    if (h->opt->time_limit > 0 && t > h->opt->time_limit) h->stopped = true;
+    if (h->opt->progress && t >= h->next_report) {
+        h->next_report = t + 1;
+        char best[32];
+        snprintf(best, sizeof best, "%lld", (long long)h->best_value);
+        pdt_progress p = {t, h->regions, best};
+        h->opt->progress(h->opt->progress_user, &p);
+    }
+    return h->stopped;
+}
+
+
+uint64_t hss_colex_rank(const hss *h, const uint32_t *t)
+{
+    uint64_t r = 0;
+    for (size_t k = 0; k < h->G; k++) r += hss_binom(h, t[k], k + 1);
+    return r;
+}
+
+int64_t hss_leaf_cost(const hss *h, const int64_t *c)
+{
+    int64_t total = 0, best = 0;
+    for (size_t k = 0; k < h->C; k++) {
+        int64_t v = c[k] * h->ci.weight[k];
+        total += v;
+        if (v > best) best = v;
+    }
+    return total - best;
+}
+
+/* ------------------------------------------------------------ hash tables */
+
+pdt_status hss_map_init(hss_map *m, size_t words, size_t max, bool values, pdt_error *err)
+{
+    m->words = words;
+    m->cap = 1024;
+    m->n = 0;
+    m->max = max;
+    m->hash = calloc(m->cap, sizeof *m->hash);
+    m->keys = malloc(m->cap * words * sizeof *m->keys);
+    m->val = values ? malloc(m->cap * sizeof *m->val) : NULL;
+    if (!m->hash || !m->keys || (values && !m->val)) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    return PDT_OK;
+}
+
+void hss_map_free(hss_map *m)
+{
+    free(m->hash);
+    free(m->keys);
+    free(m->val);
+}
+
+static size_t map_slot(const hss_map *m, const uint64_t *key, uint64_t h)
+{
+    size_t mask = m->cap - 1;
+    for (size_t p = (size_t)h & mask;; p = (p + 1) & mask)
+        if (m->hash[p] == 0 || (m->hash[p] == h && !memcmp(m->keys + p * m->words, key, m->words * 8))) return p;
+}
+
+static bool map_grow(hss_map *m)
+{
+    hss_map big = {m->words, 2 * m->cap, m->n, m->max, NULL, NULL, NULL};
+    big.hash = calloc(big.cap, sizeof *big.hash);
+    big.keys = malloc(big.cap * m->words * sizeof *big.keys);
+    big.val = m->val ? malloc(big.cap * sizeof *big.val) : NULL;
+    if (!big.hash || !big.keys || (m->val && !big.val)) {
+        hss_map_free(&big);
+        return false;
+    }
+    for (size_t p = 0; p < m->cap; p++) {
+        if (!m->hash[p]) continue;
+        size_t q = map_slot(&big, m->keys + p * m->words, m->hash[p]);
+        big.hash[q] = m->hash[p];
+        memcpy(big.keys + q * m->words, m->keys + p * m->words, m->words * 8);
+        if (m->val) big.val[q] = m->val[p];
+    }
+    hss_map_free(m);
+    *m = big;
+    return true;
+}
+
+/* Looks key up and inserts it when absent (and the table is not full):
+ * *fresh tells whether it was absent.  Returns its value slot (NULL for a
+ * table without values, or when full). */
+hss_split *hss_map_get(hss_map *m, const uint64_t *key, bool *fresh)
+{
+    uint64_t h = pdt_bits_hash(key, m->words, 0x9e3779b97f4a7c15u) | 1;
+    size_t p = map_slot(m, key, h);
+    *fresh = m->hash[p] == 0;
+    if (!*fresh) return m->val ? &m->val[p] : NULL;
+    if (m->n >= m->max) return NULL;
+    if (2 * (m->n + 1) > m->cap) {
+        if (!map_grow(m)) return NULL;
+        p = map_slot(m, key, h);
+    }
+    m->hash[p] = h;
+    memcpy(m->keys + p * m->words, key, m->words * 8);
+    m->n++;
+    return m->val ? &m->val[p] : NULL;
+}
+
+/* ------------------------------------------------------------ one tuple in one region */
+
+
+
+/* Best assignment of tuple t (general position) for region r: updates *best
+ * when one beats best->value.  The left class counts are b_c + a_c with
+ * 0 <= a_c <= n_c (a_c of T's n_c class-c points assigned left).  The cost
+ * Σ_c w_c·(L_c + R_c) − max_c w_c·L_c − max_c w_c·R_c is concave in a (a
+ * constant minus two maxima of affine functions), so over the whole box its
+ * minimum is at a corner, a_c ∈ {0, n_c}; when the leaf-size limit cuts the
+ * box every point is tried. */
+void hss_eval_general(hss *h, const hss_region *r, const uint64_t *base, const uint32_t *t,
+                         hss_split *best)
+{
+    const size_t C = h->C, G = h->G, words = h->words;
+    int64_t *b = h->cnt, *nt = b + C, *a = nt + C, *L = a + C, *R = L + C, *arg = R + C, sum = 0;
+    for (size_t c = 0; c < C; c++) {
+        b[c] = (int64_t)pdt_bits_and_count(base, r->by_class + c * words, words);
+        nt[c] = a[c] = 0;
+        sum += b[c];
+    }
+    for (size_t k = 0; k < G; k++) nt[h->label[t[k]]]++;
+    const bool corners = sum >= h->lo && sum + (int64_t)G + h->lo <= (int64_t)r->size;
+    bool found = false;
+    for (;;) {
+        int64_t nl = 0;
+        for (size_t c = 0; c < C; c++) {
+            L[c] = b[c] + a[c];
+            R[c] = r->tot[c] - L[c];
+            nl += L[c];
+        }
+        h->candidates++;
+        if (nl >= h->lo && (int64_t)r->size - nl >= h->lo) {
+            int64_t v = hss_leaf_cost(h, L) + hss_leaf_cost(h, R);
+            if (v < best->value) {
+                best->value = v;
+                memcpy(arg, a, C * sizeof *a);
+                found = true;
+            }
+        }
+        size_t c = 0;
+        while (c < C && a[c] == nt[c]) a[c++] = 0;
+        if (c == C) break;
+        a[c] = corners ? nt[c] : a[c] + 1;
+    }
+    if (!found) return;
+    memcpy(best->t, t, G * sizeof *t);
+    best->mask = 0;
+    for (size_t k = 0; k < G; k++) /* the first a_c points of class c go left */
+        if (arg[h->label[t[k]]] > 0) arg[h->label[t[k]]]--, best->mask |= INT64_C(1) << k;
+}
+
+/* The same for a tuple with other rows on its surface (exc[0..n_exc)): every assignment. */
+void hss_eval_degenerate(hss *h, const hss_region *r, const uint64_t *base, const uint32_t *t,
+                           const hss_exc *exc, size_t n_exc, hss_split *best)
+{
+    const size_t C = h->C, G = h->G, words = h->words;
+    int64_t *b = h->cnt, *L = b + 3 * C, *R = L + C;
+    for (size_t c = 0; c < C; c++) b[c] = (int64_t)pdt_bits_and_count(base, r->by_class + c * words, words);
+    for (int64_t m = 0; m < (INT64_C(1) << G); m++) {
+        memcpy(L, b, C * sizeof *L);
+        for (size_t k = 0; k < G; k++)
+            if ((m >> k) & 1) L[h->label[t[k]]]++;
+        for (size_t e = 0; e < n_exc; e++)
+            if (pdt_bit_get(r->items, exc[e].row) && ((exc[e].left >> m) & 1)) L[h->label[exc[e].row]]++;
+        int64_t nl = 0;
+        for (size_t c = 0; c < C; c++) R[c] = r->tot[c] - L[c], nl += L[c];
+        h->candidates++;
+        if (nl < h->lo || (int64_t)r->size - nl < h->lo) continue;
+        int64_t v = hss_leaf_cost(h, L) + hss_leaf_cost(h, R);
+        if (v < best->value) {
+            best->value = v;
+            memcpy(best->t, t, G * sizeof *t);
+            best->mask = m;
+        }
+    }
+}
+
+void hss_region_init(hss *h, hss_region *r, const uint64_t *items, uint64_t *by_class, int64_t *tot)
+{
+    r->items = items;
+    r->by_class = by_class;
+    r->tot = tot;
+    r->size = 0;
+    for (size_t c = 0; c < h->C; c++) {
+        uint64_t *bc = by_class + c * h->words;
+        for (size_t w = 0; w < h->words; w++) bc[w] = items[w] & h->ci.class_bits[c * h->words + w];
+        tot[c] = (int64_t)pdt_bits_count(bc, h->words);
+        r->size += (uint32_t)tot[c];
+    }
+}
+
+/* ------------------------------------------------------------ the tuples */
+
+static pdt_status add_exception(hss *h, uint64_t rank, uint32_t row, uint64_t left, pdt_error *err)
+{
+    if (h->n_exc == h->cap_exc) {
+        size_t cap = h->cap_exc ? 2 * h->cap_exc : 64;
+        hss_exc *e = realloc(h->exc, cap * sizeof *e);
+        if (!e) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        h->exc = e;
+        h->cap_exc = cap;
+    }
+    h->exc[h->n_exc++] = (hss_exc){rank, row, left};
+    return PDT_OK;
+}
+
+/* Orientation of every row against tuple t: base bits, surface rows as exceptions. */
+static pdt_status tuple_sides(hss *h, const uint32_t *t, uint64_t rank, uint64_t *base, size_t *first_exc,
+                              pdt_error *err)
+{
+    const hs_data *hd = &h->hd;
+    uint8_t *on_t = h->on_t;
+    memset(on_t, 0, h->n);
+    for (size_t k = 0; k < h->G; k++) on_t[t[k]] = 1;
+    pdt_bits_clear(base, h->words);
+    *first_exc = h->n_exc;
+    for (size_t i = 0; i < h->n; i++) {
+        if (on_t[i]) continue;
+        int s = hs_eval_sign(&h->ev, hs_data_point(hd, i), hs_data_row(hd, i));
+        if (s < 0) pdt_bit_set(base, i);
+        if (s == 2) return pdt_error_set(err, PDT_EINTERNAL, "orientation of row %zu failed", i);
+        if (s != 0) continue;
+        uint64_t left = 0;
+        for (int64_t m = 0; m < (INT64_C(1) << h->G); m++) {
+            int side = hs_eval_on_surface(&h->ev, hs_data_point(hd, i), m);
+            if (side == 2) return pdt_error_set(err, PDT_EINTERNAL, "row %zu on a degenerate surface", i);
+            if (side < 0) left |= UINT64_C(1) << m;
+        }
+        pdt_status st = add_exception(h, rank, (uint32_t)i, left, err);
+        if (st) return st;
+    }
+    return PDT_OK;
+}
+
+static int cmp_exc(const void *a, const void *b)
+{
+    const hss_exc *x = a, *y = b;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+typedef struct hss_pair {
+    int64_t value;
+    uint32_t rank;
+} hss_pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const hss_pair *x = a, *y = b;
+    if (x->value != y->value) return x->value < y->value ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* h->order: the tuples with a split by increasing value (counting sort when
+ * the values are small, as for unweighted data). */
+static pdt_status sort_tuples(hss *h, pdt_error *err)
+{
+    int64_t top = -1;
+    for (uint64_t r = 0; r < h->n_tuples; r++)
+        if (h->value[r] != INT64_MAX && h->value[r] > top) top = h->value[r];
+    h->order = malloc((h->n_tuples + 1) * sizeof *h->order);
+    if (!h->order) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    h->n_order = 0;
+    if (top < (INT64_C(1) << 24)) {
+        uint64_t *start = calloc((size_t)top + 2, sizeof *start);
+        if (!start) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        for (uint64_t r = 0; r < h->n_tuples; r++)
+            if (h->value[r] != INT64_MAX) start[h->value[r] + 1]++;
+        for (int64_t v = 0; v <= top; v++) start[v + 1] += start[v];
+        for (uint64_t r = 0; r < h->n_tuples; r++)
+            if (h->value[r] != INT64_MAX) h->order[start[h->value[r]]++] = (uint32_t)r, h->n_order++;
+        free(start);
+        return PDT_OK;
+    }
+    hss_pair *p = malloc((h->n_tuples + 1) * sizeof *p);
+    if (!p) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (uint64_t r = 0; r < h->n_tuples; r++)
+        if (h->value[r] != INT64_MAX) p[h->n_order++] = (hss_pair){h->value[r], (uint32_t)r};
+    qsort(p, h->n_order, sizeof *p, cmp_pair);
+    for (uint64_t i = 0; i < h->n_order; i++) h->order[i] = p[i].rank;
+    free(p);
+    return PDT_OK;
+}
+
+/* Every tuple in lexicographic order (the filter shares row prefixes); the
+ * root's best split on the way; bases kept when `keep`. */
+pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region *all, pdt_error *err)
+{
+    const size_t G = h->G, n = h->n;
+    uint32_t t[HS_MAX_LIFTED];
+    uint64_t *tmp = h->tmp;
+    if (n < G) return PDT_OK;
+    for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
+    for (uint64_t count = 0;; count++) {
+        if (count % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return PDT_OK;
+        uint64_t rank = hss_colex_rank(h, t);
+        uint64_t *base = keep ? h->base + rank * h->words : tmp;
+        bool ok = hs_data_tuple(&h->ev, &h->hd, t);
+        hss_split one = {.value = INT64_MAX};
+        if (keep) h->kind[rank] = ok;
+        if (ok) {
+            size_t first;
+            pdt_status st = tuple_sides(h, t, rank, base, &first, err);
+            if (st) return st;
+            if (h->n_exc > first) {
+                if (keep) h->kind[rank] = 2;
+                hss_eval_degenerate(h, all, base, t, h->exc + first, h->n_exc - first, &one);
+                if (!keep) h->n_exc = first;
+            } else {
+                hss_eval_general(h, all, base, t, &one);
+            }
+        }
+        if (keep) h->value[rank] = one.value;
+        if (one.value < root->value) *root = one, h->best_value = one.value;
+        size_t k = G;
+        while (k > 0 && t[k - 1] == n - G + k - 1) k--;
+        if (k == 0) break;
+        t[k - 1]++;
+        for (size_t i = k; i < G; i++) t[i] = t[i - 1] + 1;
+    }
+    if (keep && h->n_exc) qsort(h->exc, h->n_exc, sizeof *h->exc, cmp_exc); /* exc is NULL when empty */
+    return keep ? sort_tuples(h, err) : PDT_OK;
+}
+
+/* Surface rows of a kept tuple (binary search in the sorted exceptions). */
+const hss_exc *hss_exceptions_of(const hss *h, uint64_t rank, size_t *count)
+{
+    size_t lo = 0, hi = h->n_exc;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (h->exc[mid].rank < rank) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t end = lo;
+    while (end < h->n_exc && h->exc[end].rank == rank) end++;
+    *count = end - lo;
+    return h->exc + lo;
+}
+
