@@ -167,6 +167,8 @@ static json_t *js_constraints(jsave *s)
     js_put(s, o, "min_leaf", js_u64(s, m->min_leaf));
     js_put(s, o, "class_weights",
            m->class_weights ? js_str(s, m->class_weights, "the class weights") : json_null());
+    js_put(s, o, "sparse", m->sparse ? js_str(s, m->sparse, "the sparse alpha") : json_null());
+    js_put(s, o, "lexicographic", json_boolean(m->lexicographic));
     return o;
 }
 

@@ -251,6 +251,9 @@ static pdt_status read_constraints(mload *L, const json_t *doc)
     w = json_object_get(c, "class_weights");
     if (w && !json_is_null(w))
         TRY(pdt_json_string(&L->j, &m->class_weights, c, "class_weights", true));
+    w = json_object_get(c, "sparse");
+    if (w && !json_is_null(w)) TRY(pdt_json_string(&L->j, &m->sparse, c, "sparse", true));
+    TRY(pdt_json_bool(&L->j, &m->lexicographic, c, "lexicographic", false));
     pdt_json_pop(&L->j, mark);
     return PDT_OK;
 }

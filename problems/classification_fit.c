@@ -133,35 +133,6 @@ static pdt_status make_model(pdt_model *m, const pdt_ruleset *rs, const cls_inst
     return PDT_OK;
 }
 
-static char *dup_str(const char *s)
-{
-    if (!s) return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
-static pdt_status describe_model(pdt_model *m, const pdt_dataset *ds, const pdt_fit_options *opt,
-                                 pdt_error *err)
-{
-    pdt_status st = pdt_model_set_names(m, ds, err);
-    if (st) return st;
-    m->problem = dup_str("classification");
-    m->families = dup_str(opt->rules);
-    m->data_name = dup_str(pdt_dataset_name(ds));
-    m->class_weights = opt->class_weights ? dup_str(opt->class_weights) : NULL;
-    m->engine = dup_str(opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused");
-    m->n_train = pdt_dataset_rows(ds);
-    m->max_size = opt->max_size;
-    m->max_depth = opt->max_depth;
-    m->min_leaf = opt->min_leaf;
-    if (!m->problem || !m->families || !m->data_name || !m->engine ||
-        (opt->class_weights && !m->class_weights))
-        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
-    return PDT_OK;
-}
-
 /* ------------------------------------------------------------ fit */
 
 static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_inst *ci,
@@ -228,7 +199,7 @@ pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     if (!st) st = pdt_ruleset_build(&rs, ds, opt->rules, &opt->rule_params, err);
     if (!st) st = run_search(&res, rs, &ci, all, opt, err);
     if (!st) st = pdt_model_alloc(&m, err);
-    if (!st) st = describe_model(m, ds, opt, err);
+    if (!st) st = pdt_model_describe_fit(m, ds, opt, opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused", err);
     if (!st) st = make_model(m, rs, &ci, &res, all, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!st) {

@@ -218,24 +218,6 @@ static pdt_status parse_alpha(mpq_ptr alpha, const char *text, pdt_error *err)
 
 /* ------------------------------------------------------------ the model */
 
-static pdt_status describe(fit_state *fs)
-{
-    pdt_model *m = fs->m;
-    const pdt_fit_options *opt = fs->opt;
-    pdt_status st = pdt_model_set_names(m, fs->ds, fs->err);
-    if (st) return st;
-    m->problem = strdup("classification");
-    m->families = strdup(opt->rules ? opt->rules : "binary");
-    m->data_name = strdup(pdt_dataset_name(fs->ds));
-    m->engine = strdup("binary");
-    m->n_train = fs->data.n;
-    m->max_size = opt->max_size;
-    m->max_depth = opt->max_depth;
-    if (!m->problem || !m->families || !m->data_name || !m->engine)
-        return pdt_error_set(fs->err, PDT_ENOMEM, "out of memory");
-    return PDT_OK;
-}
-
 static pdt_status make_tree(fit_state *fs, const answer *a)
 {
     pdt_model *m = fs->m;
@@ -317,7 +299,7 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
     if (!st && !a.found) st = pdt_error_set(fs->err, PDT_EINTERNAL, "the search found no tree at all");
     bool optimal = !bs_aborted(fs->search);
     if (!st) st = pdt_model_alloc(&fs->m, fs->err);
-    if (!st) st = describe(fs);
+    if (!st) st = pdt_model_describe_fit(fs->m, fs->ds, fs->opt, "binary", fs->err);
     if (!st) st = make_tree(fs, &a);
     if (!st) {
         fs->m->optimal = optimal;

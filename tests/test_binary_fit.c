@@ -353,6 +353,9 @@ static void test_binary_cli_json(void **state)
     assert_non_null(strstr(json, "\"size\": 5"));
     assert_non_null(strstr(json, "\"optimal\": true"));
     assert_non_null(strstr(json, "\"engine\": \"binary\""));
+    /* the document says what the objective is: α as given, not lexicographic */
+    assert_non_null(strstr(json, "\"sparse\": \"0.01\""));
+    assert_non_null(strstr(json, "\"lexicographic\": false"));
     free(json);
     tu_run_pdt(&r, "predict", "--model", out, "--data", tu_data("dl85/tic-tac-toe.txt"), NULL);
     assert_int_equal(r.status, 0);
@@ -363,6 +366,11 @@ static void test_binary_cli_json(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "objective 5 (optimal)"));
     tu_run_free(&r);
+    json = tu_read_file(out);
+    assert_non_null(json);
+    assert_non_null(strstr(json, "\"sparse\": null"));
+    assert_non_null(strstr(json, "\"lexicographic\": true"));
+    free(json);
 }
 
 static void expect_failure(const char *data, const char *opt, const char *val, const char *message)

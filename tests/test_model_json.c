@@ -96,6 +96,8 @@ static void assert_models_equal(const pdt_model *a, const pdt_model *b)
     assert_int_equal(a->min_leaf, b->min_leaf);
     if (a->class_weights || b->class_weights)
         assert_string_equal(a->class_weights, b->class_weights);
+    if (a->sparse || b->sparse) assert_string_equal(a->sparse, b->sparse);
+    assert_int_equal(a->lexicographic, b->lexicographic);
     assert_true(a->seconds == b->seconds);
     assert_int_equal(a->stats.nodes, b->stats.nodes);
     assert_int_equal(a->stats.candidates, b->stats.candidates);
@@ -115,6 +117,8 @@ static void test_model_json_roundtrip_identical(void **state)
                                         "0",   "9"};
     pdt_model *m = mf_model(axis());
     m->class_weights = strdup("setosa=2,virginica=1/2");
+    m->sparse = strdup("1/200");
+    m->lexicographic = true;
     char *path = save_ok(m, "roundtrip.json");
     pdt_model *back = load_ok(path);
     assert_models_equal(m, back);
@@ -358,6 +362,9 @@ static void test_model_json_rejects_wrong_types(void **state)
     mutation_fails("size", json_string("2"),
                    "size: expected a non-negative integer, found a string");
     mutation_fails("optimal", json_integer(1), "optimal: expected a boolean, found an integer");
+    mutation_fails("constraints.lexicographic", json_string("yes"),
+                   "constraints.lexicographic: expected a boolean, found a string");
+    mutation_fails("constraints.sparse", json_integer(1), "constraints.sparse: expected a string");
     mutation_fails("data.features", json_string("a,b"),
                    "data.features: expected an array of strings");
     mutation_fails("data.classes.1", json_integer(1), "data.classes[1]: expected a string");
