@@ -82,6 +82,61 @@ static void test_mixed_beats_both_pure_families(void **state)
     pdt_dataset_free(&ds);
 }
 
+static int64_t optimum_depth(const pdt_dataset *ds, const char *rules, uint32_t k, uint32_t depth)
+{
+    pdt_fit_options fo;
+    pdt_fit_options_init(&fo);
+    fo.rules = rules;
+    fo.max_size = k;
+    fo.max_depth = depth;
+    pdt_model *m = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_fit(&m, ds, &fo, &err)) fail_msg("%s: %s", rules, err.message);
+    assert_true(pdt_model_optimal(m));
+    assert_true(pdt_model_depth(m) <= depth);
+    mpq_t q;
+    mpq_init(q);
+    pdt_model_objective(q, m);
+    int64_t v = mpz_get_si(mpq_numref(q));
+    mpq_clear(q);
+    pdt_model_free(&m);
+    return v;
+}
+
+/* Axis-parallel and oblique splits in one tree (3-D, six points, four
+ * classes, at most 3 branch nodes, depth at most 2):
+ *
+ *     a = (1,3,0)  b = (0,0,3)  c1 = (1,0,2)  c2 = (0,0,0)  d1 = (3,2,2)  d2 = (0,0,1)
+ *
+ * A cost-0 tree of depth 2 has four pure leaves, so the root must send two
+ * classes each way: {a,b}|{c,d}, {a,c}|{b,d} or {a,d}|{b,c}.
+ * - Planes only: {a,b} has two points and a plane needs three in its region,
+ *   so {a,b}|{c,d} leaves an error; {a,c1,c2} and {b,d1,d2} are not
+ *   separable (their hulls share (0.9,0.6,1.4) = 0.2a + 0.7c1 + 0.1c2 =
+ *   0.05b + 0.3d1 + 0.65d2), nor are {a,d1,d2} and {b,c1,c2} (d2 lies on the
+ *   segment c2 b).  So the optimum is ≥ 1; = 1 by the mixed tree below
+ *   with its axis split replaced by a leaf.
+ * - Thresholds only: the cuts of x (≤0: {b,c2,d2}, ≤1: all but d1), y (≤0:
+ *   {b,c1,c2,d2}, ≤2: all but a) and z (≤0: {a,c2}, ≤1: {a,c2,d2}, ≤2: all
+ *   but b) never split the classes two and two: ≥ 1; = 1 by y ≤ 0, then
+ *   z ≤ 2 ({c1,c2,d2}: one error | {b}) and x ≤ 1 ({a} | {d1}).
+ * - Mixed: x − y − z separates {a,b} (values 2, 3) from the rest (≤ 1), so a
+ *   plane through three points realises {a,b}|{c,d}; there x ≤ 0 (defined
+ *   by b) separates b from a, and the segments c1c2 and d1d2 are disjoint so
+ *   a plane through three of {c1,c2,d1,d2} separates c from d: cost 0.
+ * Without the depth limit planes alone reach 0 too (peel a, then split). */
+static void test_mixed_axis_and_plane(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = csv("x,y,z,c\n1,3,0,a\n0,0,3,b\n1,0,2,c\n0,0,0,c\n3,2,2,d\n0,0,1,d\n");
+    assert_int_equal(optimum_depth(ds, "axis", 3, 2), 1);
+    assert_int_equal(optimum_depth(ds, "hyperplane", 3, 2), 1);
+    assert_int_equal(optimum_depth(ds, "axis,hyperplane", 3, 2), 0);
+    assert_int_equal(optimum_depth(ds, "hyperplane", 3, PDT_UNLIMITED), 0);
+    pdt_dataset_free(&ds);
+}
+
 /* The relation between rules of different families is where the defining
  * points lie: an axis rule defined by a point left of a line may sit in that
  * line's left subtree, and a line through two points right of a threshold in
@@ -137,6 +192,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mixed_beats_both_pure_families),
+        cmocka_unit_test(test_mixed_axis_and_plane),
         cmocka_unit_test(test_mixed_relation_by_defining_points),
         cmocka_unit_test(test_mixed_never_worse),
     };
