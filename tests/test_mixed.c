@@ -125,7 +125,8 @@ static int64_t optimum_depth(const pdt_dataset *ds, const char *rules, uint32_t 
  *   plane through three points realises {a,b}|{c,d}; there x ≤ 0 (defined
  *   by b) separates b from a, and the segments c1c2 and d1d2 are disjoint so
  *   a plane through three of {c1,c2,d1,d2} separates c from d: cost 0.
- * Without the depth limit planes alone reach 0 too (peel a, then split). */
+ * Without the depth limit planes alone reach 0 too: y ≥ 2.5 peels a, then
+ * z ≥ 2.5 peels b, then c from d as above (depth 3). */
 static void test_mixed_axis_and_plane(void **state)
 {
     (void)state;
