@@ -121,7 +121,7 @@ static int64_t optimum_depth(const pdt_dataset *ds, const char *rules, uint32_t 
  *   {b,c1,c2,d2}, ≤2: all but a) and z (≤0: {a,c2}, ≤1: {a,c2,d2}, ≤2: all
  *   but b) never split the classes two and two: ≥ 1; = 1 by y ≤ 0, then
  *   z ≤ 2 ({c1,c2,d2}: one error | {b}) and x ≤ 1 ({a} | {d1}).
- * - Mixed: x − y − z separates {a,b} (values 2, 3) from the rest (≤ 1), so a
+ * - Mixed: y + z − x separates {a,b} (values 2, 3) from the rest (≤ 1), so a
  *   plane through three points realises {a,b}|{c,d}; there x ≤ 0 (defined
  *   by b) separates b from a, and the segments c1c2 and d1d2 are disjoint so
  *   a plane through three of {c1,c2,d1,d2} separates c from d: cost 0.
