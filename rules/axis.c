@@ -1,7 +1,8 @@
 /* Axis-parallel thresholds: for every dimension j and data point p the rule
  * "x[j] ≤ p[j]" (D·N candidates).  Its defining point is p, so the rule is
  * admissible exactly in the regions that contain p.  Sides are decided on the
- * dataset's exact ranks, predictions on exact rationals. */
+ * dataset's exact ranks, predictions on exact rationals.  `--engine auto`
+ * fits through the binary-feature backend (axis_solve.c): the same optimum. */
 #include <stdlib.h>
 
 #include "bitset.h"
@@ -39,6 +40,9 @@ static pdt_status axis_sides(uint64_t *left, void *state, const pdt_rule_list *l
 
 static pdt_status axis_export(pdt_rule *rule, void *state, const pdt_rule_list *list, size_t r,
                               const pdt_dataset *ds, pdt_error *err);
+
+/* Depth- and size-limited fits through the binary-feature backend (axis_solve.c). */
+pdt_status axis_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 
 static pdt_status axis_classify(bool *left, const pdt_rule *rule, mpq_srcptr x, size_t dims,
                                 pdt_error *err)
@@ -81,6 +85,7 @@ PDT_DEFINE_RULE(axis) = {
     .classify = axis_classify,
     .describe = axis_describe,
     .validate = axis_validate,
+    .solve = axis_solve,
 };
 
 static pdt_status axis_export(pdt_rule *rule, void *state, const pdt_rule_list *list, size_t r,

@@ -1,0 +1,187 @@
+/* The axis family through the binary-feature backend (rules/axis_solve.c):
+ * the same optimum as the fused engine over the D·N candidate list, a model
+ * of genuine axis rules (each threshold is a training value of a row in the
+ * node's region), fallbacks for the options the backend does not take, and
+ * the sparse objective against the minimum over sizes of plain fits.  The
+ * brute-force agreement on small instances is in oracle_axis (engine auto). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+#include "test_util.h"
+
+static pdt_dataset *csv_file(const char *name, bool skip_nonnumeric)
+{
+    pdt_csv_options co = {0};
+    co.skip_nonnumeric = skip_nonnumeric;
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_load_csv(&ds, tu_data(name), &co, &err)) fail_msg("%s", err.message);
+    return ds;
+}
+
+static pdt_model *fit(const pdt_dataset *ds, pdt_engine engine, uint32_t size, uint32_t depth,
+                      const char *sparse)
+{
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "axis";
+    o.engine = engine;
+    o.max_size = size;
+    o.max_depth = depth;
+    o.sparse = sparse;
+    pdt_model *m = NULL;
+    pdt_error err;
+    if (pdt_fit(&m, ds, &o, &err)) fail_msg("fit: %s", err.message);
+    assert_true(m->optimal);
+    return m;
+}
+
+/* Rows reaching node i, by exact classify from the root. */
+static void node_rows(uint64_t *rows, const pdt_model *m, const pdt_dataset *ds, int32_t node)
+{
+    size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds);
+    mpq_t *x = malloc(d * sizeof *x);
+    for (size_t j = 0; j < d; j++) mpq_init(x[j]);
+    memset(rows, 0, ((n + 63) / 64) * sizeof *rows);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < d; j++) pdt_dataset_value_exact(x[j], ds, i, j);
+        int32_t at = 0;
+        while (at != node && m->nodes[at].rule >= 0) {
+            const pdt_rule *r = &m->rules[m->nodes[at].rule];
+            bool left = false;
+            pdt_error err;
+            assert_int_equal(r->cls->classify(&left, r, x[0], d, &err), PDT_OK);
+            at = left ? m->nodes[at].left : m->nodes[at].right;
+        }
+        if (at == node) rows[i / 64] |= UINT64_C(1) << (i % 64);
+    }
+    for (size_t j = 0; j < d; j++) mpq_clear(x[j]);
+    free(x);
+}
+
+/* Every branch rule is an axis rule x[j] ≤ p[j] for a row p in its region. */
+static void assert_axis_model(const pdt_model *m, const pdt_dataset *ds)
+{
+    size_t n = pdt_dataset_rows(ds);
+    uint64_t *rows = calloc((n + 63) / 64 + 1, sizeof *rows);
+    mpq_t v;
+    mpq_init(v);
+    for (size_t k = 0; k < m->n_nodes; k++) {
+        if (m->nodes[k].rule < 0) continue;
+        const pdt_rule *r = &m->rules[m->nodes[k].rule];
+        assert_string_equal(r->cls->name, "axis");
+        node_rows(rows, m, ds, (int32_t)k);
+        bool defined = false;
+        for (size_t i = 0; i < n && !defined; i++) {
+            if (!(rows[i / 64] >> (i % 64) & 1)) continue;
+            pdt_dataset_value_exact(v, ds, i, (size_t)r->ints[0]);
+            defined = mpq_equal(v, r->rats[0]);
+        }
+        assert_true(defined);
+    }
+    mpq_clear(v);
+    free(rows);
+}
+
+static void same_optimum(const pdt_dataset *ds, uint32_t size, uint32_t depth)
+{
+    pdt_model *a = fit(ds, PDT_ENGINE_AUTO, size, depth, NULL);
+    pdt_model *f = fit(ds, PDT_ENGINE_FUSED, size, depth, NULL);
+    if (!mpq_equal(a->objective, f->objective))
+        fail_msg("%s, size %u, depth %u: backend %ld, fused %ld", pdt_dataset_name(ds), size, depth,
+                 mpz_get_si(mpq_numref(a->objective)), mpz_get_si(mpq_numref(f->objective)));
+    assert_string_equal(a->engine, "binary");
+    assert_string_equal(f->engine, "fused");
+    assert_string_equal(a->families, "axis");
+    assert_true(a->size <= size && a->depth <= depth);
+    assert_int_equal(a->misclassifications, mpz_get_ui(mpq_numref(a->objective)));
+    assert_axis_model(a, ds);
+    pdt_model_free(&a);
+    pdt_model_free(&f);
+}
+
+static void test_axis_backend_same_optimum(void **state)
+{
+    (void)state;
+    static const struct { const char *file; bool skip; } sets[] = {
+        {"iris.csv", false}, {"mouse.csv", false}, {"zoo.csv", true}, {"tiny.csv", false}};
+    for (size_t s = 0; s < sizeof sets / sizeof *sets; s++) {
+        pdt_dataset *ds = csv_file(sets[s].file, sets[s].skip);
+        for (uint32_t k = 1; k <= 4; k++) {
+            same_optimum(ds, k, 2);
+            same_optimum(ds, k, 3);
+            same_optimum(ds, k, PDT_UNLIMITED);
+        }
+        pdt_dataset_free(&ds);
+    }
+}
+
+/* Options the backend does not take go to the fused engine, with its answer. */
+static void test_axis_backend_fallbacks(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = csv_file("iris.csv", false);
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "axis";
+    o.max_size = 3;
+    o.min_leaf = 5;
+    pdt_model *m = NULL;
+    pdt_error err;
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
+    assert_string_equal(m->engine, "fused");
+    pdt_model_free(&m);
+    o.min_leaf = 0;
+    o.class_weights = "0.0=1,1.0=2,2.0=1";
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
+    assert_string_equal(m->engine, "fused");
+    pdt_model_free(&m);
+    o.class_weights = NULL;
+    o.min_leaf = 5;
+    o.engine = PDT_ENGINE_BACKEND;
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_EINVAL);
+    assert_non_null(strstr(err.message, "--engine backend"));
+    assert_null(m);
+    pdt_dataset_free(&ds);
+}
+
+/* Sparse: the optimum of errors/N + α·k is the minimum over k of T(k)/N + α·k,
+ * T(k) from plain fused fits (iris, depth 3, α = 1/100 and 1/20). */
+static void test_axis_backend_sparse(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = csv_file("iris.csv", false);
+    static const char *const alphas[] = {"0.01", "0.05"};
+    static const long den[] = {100, 20};
+    for (size_t a = 0; a < 2; a++) {
+        mpq_t best, v;
+        mpq_inits(best, v, NULL);
+        for (uint32_t k = 0; k <= 7; k++) {
+            pdt_model *f = fit(ds, PDT_ENGINE_FUSED, k, 3, NULL);
+            /* T(k)/150 + k/den */
+            mpq_set_ui(v, (unsigned long)mpz_get_ui(mpq_numref(f->objective)) * (unsigned long)den[a] +
+                              150UL * k, 150UL * (unsigned long)den[a]);
+            mpq_canonicalize(v);
+            if (k == 0 || mpq_cmp(v, best) < 0) mpq_set(best, v);
+            pdt_model_free(&f);
+        }
+        pdt_model *m = fit(ds, PDT_ENGINE_AUTO, 7, 3, alphas[a]);
+        assert_true(mpq_equal(m->objective, best));
+        assert_string_equal(m->sparse, alphas[a]);
+        assert_axis_model(m, ds);
+        pdt_model_free(&m);
+        mpq_clears(best, v, NULL);
+    }
+    pdt_dataset_free(&ds);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_axis_backend_same_optimum),
+        cmocka_unit_test(test_axis_backend_fallbacks),
+        cmocka_unit_test(test_axis_backend_sparse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
