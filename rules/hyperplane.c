@@ -17,7 +17,7 @@
 #include "pdt_plugin.h"
 
 #define HP_ULPS 2 /* dataset doubles are within one ulp (2^-52 relative) of the exact value */
-#define HP_MAX_RULES (UINT64_C(1) << 31)
+#define HP_MAX_RULES (UINT64_C(1) << 26) /* candidates the list may hold: a few GB */
 
 typedef struct hp_state {
     size_t n, d;
@@ -100,9 +100,13 @@ static pdt_status hp_generate(void **state, pdt_rule_list *out, const pdt_datase
     if (d < 1 || d > PDT_DET_MAX - 1)
         return pdt_error_set(err, PDT_EINVAL, "hyperplanes need 1 to %d features, the data has %zu",
                              PDT_DET_MAX - 1, d);
-    if (choose(n, d) << d > HP_MAX_RULES)
-        return pdt_error_set(err, PDT_ELIMIT, "C(%zu, %zu)·2^%zu hyperplane rules are too many; "
-                             "use fewer items or features", n, d, d);
+    if (choose(n, d) << d > HP_MAX_RULES) {
+        double approx = 1;
+        for (size_t i = 0; i < d; i++) approx = approx * (double)(n - i) / (double)(i + 1) * 2;
+        return pdt_error_set(err, PDT_ELIMIT, "C(%zu, %zu)·2^%zu ≈ %.3g hyperplane rules are too many for "
+                             "a candidate list (at most 2^26 ≈ 6.7e+07, a few GB); use fewer items or "
+                             "features, or axis rules", n, d, d, approx);
+    }
     hp_state *st = calloc(1, sizeof *st);
     if (st) {
         st->sign = malloc(n ? n : 1);

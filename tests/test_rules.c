@@ -441,6 +441,30 @@ static void test_rules_hyperplane_validate(void **state)
     pdt_rule_clear(&rule);
 }
 
+/* A candidate list that would not fit in memory is refused before it is
+ * built, with the count: iris has C(150, 4)·2^4 ≈ 3.2e8 hyperplanes in 4-D
+ * (over 2^26); its first 40 rows in 2 columns are C(40, 2)·4 = 3120. */
+static void test_rules_hyperplane_too_many(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = NULL;
+    pdt_ruleset *rs = NULL;
+    pdt_error err;
+    assert_int_equal(pdt_dataset_load_csv(&ds, tu_data("iris.csv"), NULL, &err), PDT_OK);
+    assert_int_equal(pdt_ruleset_build(&rs, ds, "hyperplane", NULL, &err), PDT_ELIMIT);
+    assert_null(rs);
+    assert_non_null(strstr(err.message, "C(150, 4)·2^4 ≈ 3.24e+08 hyperplane rules are too many"));
+    pdt_dataset_free(&ds);
+    char text[4096], *p = text;
+    p += sprintf(p, "x,y,c\n");
+    for (int i = 0; i < 40; i++) p += sprintf(p, "%d,%d,%d\n", i, (i * 7) % 40, i % 2);
+    ds = csv(text);
+    assert_int_equal(pdt_ruleset_build(&rs, ds, "hyperplane", NULL, &err), PDT_OK);
+    assert_int_equal(pdt_ruleset_size(rs), 3120);
+    pdt_ruleset_free(&rs);
+    pdt_dataset_free(&ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_rules_hyperplane_cover_count),
         cmocka_unit_test(test_rules_hyperplane_small_region_gap),
         cmocka_unit_test(test_rules_hyperplane_validate),
+        cmocka_unit_test(test_rules_hyperplane_too_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
