@@ -137,7 +137,10 @@ static pdt_status circle_generate(void **state, pdt_rule_list *out, const pdt_da
     if (pdt_dataset_dims(ds) != 2)
         return pdt_error_set(err, PDT_EINVAL, "circles need exactly 2 features, the data has %zu",
                              pdt_dataset_dims(ds));
-    if (n > 2000) return pdt_error_set(err, PDT_ELIMIT, "C(%zu, 3)·8 circles are too many", n);
+    /* a candidate list costs tens of bytes per rule: stay under 2^26 rules (n ≤ 370) */
+    if (n > 370)
+        return pdt_error_set(err, PDT_ELIMIT, "C(%zu, 3)·8 circles are too many for a candidate list "
+                             "(at most 370 points)", n);
     circle_state *st = calloc(1, sizeof *st);
     if (!st || !(st->q = malloc((2 * n + 1) * sizeof *st->q))) {
         free(st);
