@@ -130,19 +130,6 @@ static void test_hypersurface_export_agrees(void **state)
     }
 }
 
-static uint64_t binom(uint64_t n, uint64_t k)
-{
-    uint64_t c = 1;
-    for (uint64_t i = 0; i < k; i++) c = c * (n - i) / (i + 1);
-    return c;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* No 6 of the points on one conic: every 6 lifted points affinely independent (exact). */
 static bool lifted_general_position(const pdt_dataset *ds)
 {
@@ -197,17 +184,17 @@ static void test_hypersurface_lifted_cover_count(void **state)
         } while (!lifted_general_position(ds));
         pdt_ruleset *rs = rules(ds, "hypersurface", 2);
         size_t m = pdt_ruleset_size(rs);
-        assert_int_equal(m, binom(n, 5) * 32); /* every 5 points define a conic */
+        assert_int_equal(m, tu_binom(n, 5) * 32); /* every 5 points define a conic */
         uint64_t full = (UINT64_C(1) << n) - 1, *sets = malloc((2 * m + 1) * sizeof *sets);
         for (size_t r = 0; r < m; r++) {
             sets[2 * r] = pdt_ruleset_sides(rs, r)[0];
             sets[2 * r + 1] = full & ~sets[2 * r];
         }
-        qsort(sets, 2 * m, sizeof *sets, cmp_u64);
+        qsort(sets, 2 * m, sizeof *sets, tu_cmp_u64);
         size_t distinct = 0;
         for (size_t i = 0; i < 2 * m; i++) distinct += i == 0 || sets[i] != sets[i - 1];
         uint64_t cover = 0;
-        for (size_t k = 0; k <= 5; k++) cover += binom(n - 1, k);
+        for (size_t k = 0; k <= 5; k++) cover += tu_binom(n - 1, k);
         cover *= 2;
         if (n < 5) cover = 0; /* fewer than 5 points define no conic */
         if (distinct != cover)

@@ -309,19 +309,6 @@ static void test_rules_hyperplane_assignment(void **state)
     pdt_dataset_free(&ds);
 }
 
-static uint64_t binom(uint64_t n, uint64_t k)
-{
-    uint64_t c = 1;
-    for (uint64_t i = 0; i < k; i++) c = c * (n - i) / (i + 1);
-    return c;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* True when no D+1 of the points lie on a hyperplane (exact). */
 static bool general_position(const pdt_dataset *ds)
 {
@@ -376,11 +363,11 @@ static void test_rules_hyperplane_cover_count(void **state)
                 sets[2 * r] = pdt_ruleset_sides(rs, r)[0];
                 sets[2 * r + 1] = full & ~sets[2 * r];
             }
-            qsort(sets, 2 * m, sizeof *sets, cmp_u64);
+            qsort(sets, 2 * m, sizeof *sets, tu_cmp_u64);
             size_t distinct = 0;
             for (size_t i = 0; i < 2 * m; i++) distinct += i == 0 || sets[i] != sets[i - 1];
             uint64_t cover = 0;
-            for (size_t k = 0; k <= d; k++) cover += binom(n - 1, k);
+            for (size_t k = 0; k <= d; k++) cover += tu_binom(n - 1, k);
             cover *= 2;
             if (distinct != cover) fail_msg("D=%zu N=%zu: %zu ordered partitions, Cover's count %llu", d, n,
                                             distinct, (unsigned long long)cover);

@@ -110,12 +110,6 @@ static bool independent(const oracle_case *c, const uint32_t *p)
            a[0] * b[1] - a[1] * b[0] != 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static size_t independent_tuples(const oracle_case *c)
 {
     size_t d = c->dims, total = 0;
@@ -164,7 +158,7 @@ static uint64_t check_hyperplane_rule(oracle_check_ctx *x, const pdt_ruleset *rs
 /* Every key once: no rule (points and assignment) occurs twice. */
 static void check_unique(oracle_check_ctx *x, uint64_t *keys, size_t n, const char *family)
 {
-    qsort(keys, n, sizeof *keys, cmp_u64);
+    qsort(keys, n, sizeof *keys, tu_cmp_u64);
     for (size_t k = 1; k < n && !x->failed; k++)
         if (keys[k] == keys[k - 1])
             oracle_fail(x, "a %s rule (points and assignment) occurs twice", family);

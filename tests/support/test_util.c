@@ -147,3 +147,16 @@ uint64_t tu_rand(tu_rng *r)
 }
 
 uint32_t tu_below(tu_rng *r, uint32_t n) { return n ? (uint32_t)(tu_rand(r) % n) : 0; }
+
+uint64_t tu_binom(uint64_t n, uint64_t k)
+{
+    uint64_t c = 1;
+    for (uint64_t i = 0; i < k; i++) c = c * (n - i) / (i + 1);
+    return c;
+}
+
+int tu_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}

@@ -44,4 +44,9 @@ typedef struct tu_rng { uint64_t s; } tu_rng;
 uint64_t tu_rand(tu_rng *r);
 uint32_t tu_below(tu_rng *r, uint32_t n); /* uniform in [0, n) */
 
+/* C(n, k) for small arguments (exact while the result fits in 64 bits). */
+uint64_t tu_binom(uint64_t n, uint64_t k);
+/* qsort comparator for uint64_t. */
+int tu_cmp_u64(const void *a, const void *b);
+
 #endif
