@@ -48,7 +48,7 @@ static pdt_status hss_init(hss *h, const pdt_dataset *ds, const pdt_fit_options 
     const size_t n = h->n, G = h->G, w = h->words;
     h->binom = calloc((n + 1) * (G + 1), sizeof *h->binom);
     h->label = malloc((n + 1) * sizeof *h->label);
-    h->cnt = malloc(8 * (h->C + 1) * sizeof *h->cnt);
+    h->cnt = malloc(12 * (h->C + 1) * sizeof *h->cnt);
     h->all = calloc((4 + h->C) * w + 1, sizeof *h->all);
     h->items = malloc((n + 1) * sizeof *h->items);
     h->on_t = malloc(n + 1);
@@ -97,6 +97,7 @@ static void hss_clear(hss *h)
     free(h->kind);
     free(h->value);
     free(h->order);
+    free(h->order_pts);
     free(h->exc);
     hss_map_free(&h->seen);
     hss_map_free(&h->memo);

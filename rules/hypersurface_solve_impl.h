@@ -53,11 +53,12 @@ typedef struct hss {
     uint8_t *kind;   /* per tuple: 0 dependent, 1 general, 2 with surface rows */
     int64_t *value;  /* per tuple: its best split of all rows (INT64_MAX: none) */
     uint32_t *order; /* ranks of the tuples with a split, by increasing value */
+    uint8_t *order_pts; /* their points, G bytes each, when n <= 256 (else NULL): no unranking */
     uint64_t n_order;
     int64_t weight_all; /* weight of all rows */
     hss_exc *exc;
     size_t n_exc, cap_exc;
-    int64_t *cnt;      /* scratch: 8·C counts */
+    int64_t *cnt;      /* scratch: 12·(C+1) counts (the last third: hss_search_two's root counts) */
     uint64_t *all, *left, *right, *tmp, *by_class; /* scratch bitsets (by_class: C of them) */
     uint32_t *items;   /* scratch: n row indices */
     uint8_t *on_t;     /* scratch: n flags */

@@ -50,9 +50,14 @@ static void search_sorted(hss *h, const hss_region *r, int64_t wR, hss_split *ou
         if (i % HSS_CHECK_TUPLES == HSS_CHECK_TUPLES - 1 && hss_out_of_time(h)) return;
         uint64_t rank = h->order[i];
         if (h->value[rank] >= sat_add(out->value, wR)) break;
-        unrank(h, rank, t);
         size_t k = 0;
-        while (k < h->G && pdt_bit_get(r->items, t[k])) k++;
+        if (h->order_pts) {
+            const uint8_t *p = h->order_pts + i * h->G;
+            while (k < h->G && pdt_bit_get(r->items, p[k])) t[k] = p[k], k++;
+        } else {
+            unrank(h, rank, t);
+            while (k < h->G && pdt_bit_get(r->items, t[k])) k++;
+        }
         if (k == h->G) eval_rank(h, r, rank, t, out);
     }
 }
@@ -188,6 +193,32 @@ static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t 
     if (fresh) try_root(h, best, side, leaf, t, m);
 }
 
+/* The 2^G root rules of a tuple in general position differ only in where
+ * its own points go: their leaf costs follow from the base's class counts,
+ * and only the rules that could beat the incumbent with a leaf child are
+ * built as partitions (consider_root repeats the test on the bitsets). */
+static void consider_general(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t)
+{
+    const size_t C = h->C, G = h->G, words = h->words;
+    int64_t *tot = h->cnt + 8 * (C + 1), *b = tot + C, *L = b + C, *R = L + C;
+    const uint64_t *base = h->base + rank * words;
+    for (size_t c = 0; c < C; c++) {
+        const uint64_t *cls = h->ci.class_bits + c * words;
+        tot[c] = (int64_t)pdt_bits_count(cls, words);
+        b[c] = (int64_t)pdt_bits_and_count(base, cls, words);
+    }
+    for (int64_t m = 0; m < (INT64_C(1) << G) && best->value > 0; m++) {
+        memcpy(L, b, C * sizeof *L);
+        for (size_t k = 0; k < G; k++)
+            if ((m >> k) & 1) L[h->label[t[k]]]++;
+        int64_t nl = 0;
+        for (size_t c = 0; c < C; c++) R[c] = tot[c] - L[c], nl += L[c];
+        if (nl < (int64_t)h->lo || (int64_t)h->n - nl < (int64_t)h->lo) continue;
+        if (hss_leaf_cost(h, L) >= best->value && hss_leaf_cost(h, R) >= best->value) continue;
+        consider_root(h, best, rank, t, m);
+    }
+}
+
 /* A good incumbent first: the best single splits of all rows as roots (every
  * assignment), so that the full enumeration prunes with a tight bound. */
 static void warm_start(hss *h, hss_tree *best)
@@ -207,11 +238,17 @@ void hss_search_two(hss *h, hss_tree *best)
 {
     const size_t G = h->G;
     uint32_t t[HS_MAX_LIFTED];
+    if (h->n <= 256 && !h->order_pts && (h->order_pts = malloc(h->n_order * G + 1)))
+        for (uint64_t i = 0; i < h->n_order; i++) { /* tuples by value: their points at hand */
+            unrank(h, h->order[i], t);
+            for (size_t k = 0; k < G; k++) h->order_pts[i * G + k] = (uint8_t)t[k];
+        }
     warm_start(h, best);
     for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
     for (uint64_t rank = 0; rank < h->n_tuples && best->value > 0; rank++) {
         if (rank % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return;
-        for (int64_t m = 0; h->kind[rank] && m < (INT64_C(1) << G) && best->value > 0; m++)
+        if (h->kind[rank] == 1) consider_general(h, best, rank, t);
+        for (int64_t m = 0; h->kind[rank] == 2 && m < (INT64_C(1) << G) && best->value > 0; m++)
             consider_root(h, best, rank, t, m);
         size_t k = 0; /* next tuple in colex order */
         while (k + 1 < G && t[k] + 1 == t[k + 1]) k++;

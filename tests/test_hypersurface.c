@@ -278,6 +278,35 @@ static void test_hypersurface_backend_matches_fused(void **state)
     }
 }
 
+/* Two classes, unit weights and regions large enough that every corner of a
+ * tuple's assignments is feasible: the backend's fast path (N = 12..16, K = 1,
+ * and 2 up to N = 13; labels from a noisy ellipse so both sides hold both classes). */
+static void test_hypersurface_backend_two_classes(void **state)
+{
+    (void)state;
+    tu_rng g = {4242};
+    for (int t = 0; t < 10; t++) {
+        size_t n = 12 + tu_below(&g, 5);
+        char text[4096], *p = text;
+        p += sprintf(p, "x,y,c\n");
+        for (size_t i = 0; i < n; i++) {
+            int x = (int)tu_below(&g, 801) - 400, y = (int)tu_below(&g, 801) - 400; /* hundredths */
+            unsigned c = (x * x + 2 * y * y <= 120000) ^ (tu_below(&g, 5) == 0);
+            p += sprintf(p, "%.2f,%.2f,%u\n", x / 100.0, y / 100.0, c);
+        }
+        pdt_dataset *ds = csv(text);
+        for (uint32_t k = 1; k <= (n <= 13 ? 2u : 1u); k++) {
+            pdt_model *a = fit(ds, "hypersurface", k, PDT_ENGINE_FUSED, 0, NULL);
+            pdt_model *b = fit(ds, "hypersurface", k, PDT_ENGINE_BACKEND, 0, NULL);
+            if (objective(a) != objective(b))
+                fail_msg("instance %d, K = %u: fused %g, backend %g\n%s", t, k, objective(a), objective(b), text);
+            pdt_model_free(&a);
+            pdt_model_free(&b);
+        }
+        pdt_dataset_free(&ds);
+    }
+}
+
 static void test_hypersurface_backend_limits(void **state)
 {
     (void)state;
@@ -311,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_hypersurface_lifted_cover_count),
         cmocka_unit_test(test_hypersurface_small_region_gap),
         cmocka_unit_test(test_hypersurface_backend_matches_fused),
+        cmocka_unit_test(test_hypersurface_backend_two_classes),
         cmocka_unit_test(test_hypersurface_backend_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
