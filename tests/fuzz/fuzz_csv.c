@@ -1,0 +1,53 @@
+/* Fuzz target: the CSV dataset loader (pdt_dataset_read_csv), under three
+ * option sets: the defaults (label last); a weight column "w", a skipped
+ * column "id" and non-numeric columns dropped; no label.  A small labelled
+ * dataset is then fitted: axis rules of size 1, and hyperplanes on at most
+ * 8 rows in at most 2 dimensions. */
+#include "harness.h"
+
+#define SMALL_ROWS 12
+#define SMALL_DIMS 3
+
+static void fit_small(const pdt_dataset *ds)
+{
+    size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds);
+    if (!pdt_dataset_has_labels(ds) || n > SMALL_ROWS || d > SMALL_DIMS) return;
+    pdt_fuzz_fit(ds, "axis", 1, PDT_UNLIMITED);
+    if (n <= 8 && d >= 1 && d <= 2) pdt_fuzz_fit(ds, "hyperplane", 1, PDT_UNLIMITED);
+}
+
+static void load(const uint8_t *data, size_t size, const pdt_csv_options *opt)
+{
+    static const char name[] = "fuzz.csv";
+    pdt_dataset *ds = (pdt_dataset *)&ds; /* not NULL: the loader must reset it */
+    pdt_error err;
+    pdt_error_clear(&err);
+    pdt_status st = pdt_dataset_read_csv(&ds, (const char *)data, size, name, opt, &err);
+    if (st != PDT_OK) {
+        pdt_fuzz_check_rejected(st, &err, name, (const char *)data, size);
+        PDT_FUZZ_CHECK(ds == NULL, "a rejected file left a dataset behind");
+        return;
+    }
+    pdt_fuzz_dataset_accessors(ds);
+    PDT_FUZZ_CHECK(pdt_dataset_has_labels(ds) == !opt->no_label, "labels without a label column");
+    fit_small(ds);
+    pdt_dataset_free(&ds);
+    PDT_FUZZ_CHECK(ds == NULL, "pdt_dataset_free left the pointer set");
+}
+
+int pdt_fuzz_csv(const uint8_t *data, size_t size)
+{
+    if (size > PDT_FUZZ_MAX_CSV) return 0;
+    static const char *const skip[] = {"id"};
+    const pdt_csv_options plain = {0};
+    const pdt_csv_options options = {.weight = "w", .skip_nonnumeric = true, .skip = skip, .n_skip = 1};
+    const pdt_csv_options unlabelled = {.no_label = true};
+    load(data, size, &plain);
+    load(data, size, &options);
+    load(data, size, &unlabelled);
+    return 0;
+}
+
+#ifdef PDT_FUZZER
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return pdt_fuzz_csv(data, size); }
+#endif
