@@ -1,9 +1,16 @@
 /* Fuzz target: the CSV dataset loader (pdt_dataset_read_csv), under three
  * option sets: the defaults (label last); a weight column "w", a skipped
- * column "id" and non-numeric columns dropped; no label.  A small labelled
- * dataset is then fitted: axis rules of size 1, and hyperplanes on at most
- * 8 rows in at most 2 dimensions. */
+ * column "id" and non-numeric columns dropped; no label.  An input may end in
+ * a NUL byte and options of its own, NUL separated: label, weight, skipped
+ * columns (comma separated), flags ('n' no label, 's' skip non-numeric);
+ * empty ones are unset.  A small labelled dataset is then fitted: axis rules
+ * of size 1, and hyperplanes on at most 8 rows in at most 2 dimensions. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "harness.h"
+
+#define MAX_SKIP 8
 
 #define SMALL_ROWS 12
 #define SMALL_DIMS 3
@@ -35,9 +42,50 @@ static void load(const uint8_t *data, size_t size, const pdt_csv_options *opt)
     PDT_FUZZ_CHECK(ds == NULL, "pdt_dataset_free left the pointer set");
 }
 
+/* The options after the CSV text: fields[k] is the k-th NUL-separated field. */
+typedef struct csv_fuzz_options {
+    char *text; /* a copy of the tail, NUL terminated */
+    const char *skip[MAX_SKIP];
+    pdt_csv_options opt;
+} csv_fuzz_options;
+
+static const char *field(const char *text, size_t len, size_t k)
+{
+    const char *p = text, *end = text + len;
+    for (; k > 0 && p < end; k--) p += strlen(p) + 1;
+    return p < end && *p ? p : NULL;
+}
+
+static void parse_options(csv_fuzz_options *o, const char *tail, size_t len)
+{
+    memset(o, 0, sizeof *o);
+    o->text = malloc(len + 1);
+    PDT_FUZZ_CHECK(o->text, "out of memory");
+    memcpy(o->text, tail, len);
+    o->text[len] = '\0';
+    o->opt.label = field(o->text, len, 0);
+    o->opt.weight = field(o->text, len, 1);
+    const char *flags = field(o->text, len, 3);
+    o->opt.no_label = flags && strchr(flags, 'n');
+    o->opt.skip_nonnumeric = flags && strchr(flags, 's');
+    char *skip = (char *)field(o->text, len, 2);
+    for (char *tok = skip ? strtok(skip, ",") : NULL; tok && o->opt.n_skip < MAX_SKIP; tok = strtok(NULL, ","))
+        o->skip[o->opt.n_skip++] = tok;
+    o->opt.skip = o->skip;
+}
+
 int pdt_fuzz_csv(const uint8_t *data, size_t size)
 {
     if (size > PDT_FUZZ_MAX_CSV) return 0;
+    const char *nul = memchr(data, '\0', size);
+    if (nul) {
+        size_t len = (size_t)(nul - (const char *)data);
+        csv_fuzz_options o;
+        parse_options(&o, nul + 1, size - len - 1);
+        load(data, len, &o.opt);
+        free(o.text);
+        size = len;
+    }
     static const char *const skip[] = {"id"};
     const pdt_csv_options plain = {0};
     const pdt_csv_options options = {.weight = "w", .skip_nonnumeric = true, .skip = skip, .n_skip = 1};
