@@ -2,9 +2,10 @@
  * option sets: the defaults (label last); a weight column "w", a skipped
  * column "id" and non-numeric columns dropped; no label.  An input may end in
  * a NUL byte and options of its own, NUL separated: label, weight, skipped
- * columns (comma separated), flags ('n' no label, 's' skip non-numeric);
- * empty ones are unset.  A small labelled dataset is then fitted: axis rules
- * of size 1, and hyperplanes on at most 8 rows in at most 2 dimensions. */
+ * columns (comma separated), flags ('n' no label, 's' skip non-numeric),
+ * class weights of the fit ("a=2,b=1/3"); empty ones are unset.  A small
+ * labelled dataset is then fitted: axis rules of size 1, and hyperplanes on
+ * at most 8 rows in at most 2 dimensions. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,15 +16,16 @@
 #define SMALL_ROWS 12
 #define SMALL_DIMS 3
 
-static void fit_small(const pdt_dataset *ds)
+static void fit_small(const pdt_dataset *ds, const char *class_weights)
 {
     size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds);
     if (!pdt_dataset_has_labels(ds) || n > SMALL_ROWS || d > SMALL_DIMS) return;
-    pdt_fuzz_fit(ds, "axis", 1, PDT_UNLIMITED);
-    if (n <= 8 && d >= 1 && d <= 2) pdt_fuzz_fit(ds, "hyperplane", 1, PDT_UNLIMITED);
+    pdt_fuzz_fit(ds, "axis", 1, PDT_UNLIMITED, class_weights);
+    if (n <= 8 && d >= 1 && d <= 2) pdt_fuzz_fit(ds, "hyperplane", 1, PDT_UNLIMITED, class_weights);
 }
 
-static void load(const uint8_t *data, size_t size, const pdt_csv_options *opt)
+static void load(const uint8_t *data, size_t size, const pdt_csv_options *opt,
+                 const char *class_weights)
 {
     static const char name[] = "fuzz.csv";
     pdt_dataset *ds = (pdt_dataset *)&ds; /* not NULL: the loader must reset it */
@@ -37,7 +39,7 @@ static void load(const uint8_t *data, size_t size, const pdt_csv_options *opt)
     }
     pdt_fuzz_dataset_accessors(ds);
     PDT_FUZZ_CHECK(pdt_dataset_has_labels(ds) == !opt->no_label, "labels without a label column");
-    fit_small(ds);
+    fit_small(ds, class_weights);
     pdt_dataset_free(&ds);
     PDT_FUZZ_CHECK(ds == NULL, "pdt_dataset_free left the pointer set");
 }
@@ -46,6 +48,7 @@ static void load(const uint8_t *data, size_t size, const pdt_csv_options *opt)
 typedef struct csv_fuzz_options {
     char *text; /* a copy of the tail, NUL terminated */
     const char *skip[MAX_SKIP];
+    const char *class_weights;
     pdt_csv_options opt;
 } csv_fuzz_options;
 
@@ -66,6 +69,7 @@ static void parse_options(csv_fuzz_options *o, const char *tail, size_t len)
     o->opt.label = field(o->text, len, 0);
     o->opt.weight = field(o->text, len, 1);
     const char *flags = field(o->text, len, 3);
+    o->class_weights = field(o->text, len, 4); /* before strtok splits the skip field */
     o->opt.no_label = flags && strchr(flags, 'n');
     o->opt.skip_nonnumeric = flags && strchr(flags, 's');
     char *skip = (char *)field(o->text, len, 2);
@@ -82,7 +86,7 @@ int pdt_fuzz_csv(const uint8_t *data, size_t size)
         size_t len = (size_t)(nul - (const char *)data);
         csv_fuzz_options o;
         parse_options(&o, nul + 1, size - len - 1);
-        load(data, len, &o.opt);
+        load(data, len, &o.opt, o.class_weights);
         free(o.text);
         size = len;
     }
@@ -90,9 +94,9 @@ int pdt_fuzz_csv(const uint8_t *data, size_t size)
     const pdt_csv_options plain = {0};
     const pdt_csv_options options = {.weight = "w", .skip_nonnumeric = true, .skip = skip, .n_skip = 1};
     const pdt_csv_options unlabelled = {.no_label = true};
-    load(data, size, &plain);
-    load(data, size, &options);
-    load(data, size, &unlabelled);
+    load(data, size, &plain, NULL);
+    load(data, size, &options, NULL);
+    load(data, size, &unlabelled, NULL);
     return 0;
 }
 

@@ -153,7 +153,8 @@ static void check_predictions(const pdt_model *m, const pdt_dataset *ds)
     free(cls);
 }
 
-void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint32_t depth)
+void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint32_t depth,
+                  const char *class_weights)
 {
     pdt_fit_options opt;
     pdt_fit_options_init(&opt);
@@ -161,10 +162,17 @@ void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint3
     opt.max_size = size;
     opt.max_depth = depth;
     opt.memo_megabytes = 16;
+    opt.class_weights = class_weights;
     pdt_model *m = NULL;
     pdt_error err;
     pdt_error_clear(&err);
-    pdt_fuzz_check_ok(pdt_fit(&m, ds, &opt, &err), &err, rules);
+    pdt_status st = pdt_fit(&m, ds, &opt, &err);
+    if (st != PDT_OK && class_weights) {
+        pdt_fuzz_check_rejected(st, &err, "option --class-weights", class_weights, strlen(class_weights));
+        PDT_FUZZ_CHECK(m == NULL, "a failed fit left a model behind");
+        return;
+    }
+    pdt_fuzz_check_ok(st, &err, rules);
     PDT_FUZZ_CHECK(pdt_model_size(m) <= size && pdt_model_depth(m) <= depth,
                    "%s: size %u, depth %u beyond the limits %u, %u", rules, pdt_model_size(m),
                    pdt_model_depth(m), size, depth);

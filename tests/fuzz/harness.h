@@ -61,10 +61,12 @@ void pdt_fuzz_check_ok(pdt_status st, const pdt_error *err, const char *what);
 /* Every accessor of a loaded dataset, with its invariants (ranks below the
  * distinct counts, names found again, labels in range). */
 void pdt_fuzz_dataset_accessors(const pdt_dataset *ds);
-/* A fit of at most `size` branch nodes and `depth` levels with `rules`, then
- * prediction on the training rows (the leaves' misclassifications must match)
- * and the model's text.  ds has labels. */
-void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint32_t depth);
+/* A fit of at most `size` branch nodes and `depth` levels with `rules` (and
+ * the --class-weights value, may be NULL, which may be rejected as an option),
+ * then prediction on the training rows (the leaves' misclassifications must
+ * match) and the model's text.  ds has labels. */
+void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint32_t depth,
+                  const char *class_weights);
 
 /* A stream that discards what is written (opened once). */
 FILE *pdt_fuzz_null(void);
