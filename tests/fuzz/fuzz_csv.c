@@ -4,8 +4,9 @@
  * a NUL byte and options of its own, NUL separated: label, weight, skipped
  * columns (comma separated), flags ('n' no label, 's' skip non-numeric),
  * class weights of the fit ("a=2,b=1/3"); empty ones are unset.  A small
- * labelled dataset is then fitted: axis rules of size 1, and hyperplanes on
- * at most 8 rows in at most 2 dimensions. */
+ * labelled dataset is then fitted: axis rules of size 1, hyperplanes on at
+ * most 8 rows in at most 2 dimensions, and without weights axis and binary
+ * rules of depth 2, which must reach the same optimum. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +21,9 @@ static void fit_small(const pdt_dataset *ds, const char *class_weights)
 {
     size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds);
     if (!pdt_dataset_has_labels(ds) || n > SMALL_ROWS || d > SMALL_DIMS) return;
-    pdt_fuzz_fit(ds, "axis", 1, PDT_UNLIMITED, class_weights);
-    if (n <= 8 && d >= 1 && d <= 2) pdt_fuzz_fit(ds, "hyperplane", 1, PDT_UNLIMITED, class_weights);
+    if (!pdt_fuzz_fit(NULL, ds, "axis", 1, PDT_UNLIMITED, class_weights)) return;
+    if (n <= 8 && d >= 1 && d <= 2) pdt_fuzz_fit(NULL, ds, "hyperplane", 1, PDT_UNLIMITED, class_weights);
+    if (!class_weights && !pdt_dataset_has_weights(ds)) pdt_fuzz_same_optimum(ds, 2);
 }
 
 static void load(const uint8_t *data, size_t size, const pdt_csv_options *opt,

@@ -153,8 +153,8 @@ static void check_predictions(const pdt_model *m, const pdt_dataset *ds)
     free(cls);
 }
 
-void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint32_t depth,
-                  const char *class_weights)
+bool pdt_fuzz_fit(mpq_ptr objective, const pdt_dataset *ds, const char *rules, uint32_t size,
+                  uint32_t depth, const char *class_weights)
 {
     pdt_fit_options opt;
     pdt_fit_options_init(&opt);
@@ -170,7 +170,7 @@ void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint3
     if (st != PDT_OK && class_weights) {
         pdt_fuzz_check_rejected(st, &err, "option --class-weights", class_weights, strlen(class_weights));
         PDT_FUZZ_CHECK(m == NULL, "a failed fit left a model behind");
-        return;
+        return false;
     }
     pdt_fuzz_check_ok(st, &err, rules);
     PDT_FUZZ_CHECK(pdt_model_size(m) <= size && pdt_model_depth(m) <= depth,
@@ -179,7 +179,20 @@ void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint3
     PDT_FUZZ_CHECK(pdt_model_optimal(m), "%s: not optimal without a time limit", rules);
     check_predictions(m, ds);
     pdt_fuzz_check_ok(pdt_model_write_text(m, pdt_fuzz_null(), &err), &err, "the model's text");
+    if (objective) pdt_model_objective(objective, m);
     pdt_model_free(&m);
+    return true;
+}
+
+void pdt_fuzz_same_optimum(const pdt_dataset *ds, uint32_t depth)
+{
+    mpq_t axis, binary;
+    mpq_inits(axis, binary, NULL);
+    pdt_fuzz_fit(axis, ds, "axis", PDT_UNLIMITED, depth, NULL);
+    pdt_fuzz_fit(binary, ds, "binary", PDT_UNLIMITED, depth, NULL);
+    PDT_FUZZ_CHECK(mpq_equal(axis, binary), "depth %u: axis optimum %s, binary %s", depth,
+                   mpq_get_str(NULL, 10, axis), mpq_get_str(NULL, 10, binary));
+    mpq_clears(axis, binary, NULL);
 }
 
 /* ------------------------------------------------------------ files */

@@ -64,9 +64,14 @@ void pdt_fuzz_dataset_accessors(const pdt_dataset *ds);
 /* A fit of at most `size` branch nodes and `depth` levels with `rules` (and
  * the --class-weights value, may be NULL, which may be rejected as an option),
  * then prediction on the training rows (the leaves' misclassifications must
- * match) and the model's text.  ds has labels. */
-void pdt_fuzz_fit(const pdt_dataset *ds, const char *rules, uint32_t size, uint32_t depth,
-                  const char *class_weights);
+ * match) and the model's text.  ds has labels.  objective (may be NULL) gets
+ * the optimum; false when the class weights were rejected. */
+bool pdt_fuzz_fit(mpq_ptr objective, const pdt_dataset *ds, const char *rules, uint32_t size,
+                  uint32_t depth, const char *class_weights);
+/* docs/binary.md: the binary and axis families reach the same optimum on
+ * numeric data.  Fits both with at most `depth` levels; ds has labels and no
+ * weights. */
+void pdt_fuzz_same_optimum(const pdt_dataset *ds, uint32_t depth);
 
 /* A stream that discards what is written (opened once). */
 FILE *pdt_fuzz_null(void);
