@@ -52,7 +52,21 @@ static char *rule_key(const pdt_rule *rule)
     return b.data;
 }
 
-/* Moves *rule into the model (or clears it when an equal rule is there). */
+/* The class's validate hook, its message prefixed with the family and the path. */
+static pdt_status validate_rule(mload *L, const pdt_rule *rule)
+{
+    const pdt_rule_class *cls = rule->cls;
+    if (!cls->validate || cls->validate(rule, L->m->dims, L->j.err) == PDT_OK) return PDT_OK;
+    pdt_status st = L->j.err->status != PDT_OK ? L->j.err->status : PDT_EINVAL;
+    pdt_error_prefix(L->j.err, "rule family %s: ", cls->name);
+    pdt_json_prefix(&L->j);
+    return st;
+}
+
+/* Moves *rule into the model after validating it, or clears it when an equal
+ * rule is there: that one was validated, and validating exact rules with huge
+ * parameters costs up to a second each (found by fuzzing: a file nesting one
+ * such rule many times took minutes to load). */
 static pdt_status intern_rule(mload *L, int32_t *index, pdt_rule *rule)
 {
     pdt_model *m = L->m;
@@ -63,11 +77,12 @@ static pdt_status intern_rule(mload *L, int32_t *index, pdt_rule *rule)
         return pdt_model_json_nomem(L);
     }
     int32_t *slot = find_slot(L, key);
-    if (*slot >= 0) {
+    pdt_status st = *slot >= 0 ? PDT_OK : validate_rule(L, rule);
+    if (*slot >= 0 || st != PDT_OK) {
         free(key);
         pdt_rule_clear(rule);
-        *index = *slot;
-        return PDT_OK;
+        if (st == PDT_OK) *index = *slot;
+        return st;
     }
     if (m->n_rules == L->cap_rules) {
         size_t cap = L->cap_rules ? 2 * L->cap_rules : 8;
@@ -159,11 +174,6 @@ pdt_status pdt_model_json_rule(mload *L, int32_t *index, const json_t *obj)
     if (pdt_rule_init(&rule, cls, n_ints, n_rats, L->j.err) != PDT_OK)
         return pdt_json_prefix(&L->j);
     pdt_status st = fill_rule(L, &rule, ints, rats);
-    if (st == PDT_OK && cls->validate && cls->validate(&rule, L->m->dims, L->j.err) != PDT_OK) {
-        st = L->j.err->status != PDT_OK ? L->j.err->status : PDT_EINVAL;
-        pdt_error_prefix(L->j.err, "rule family %s: ", cls->name);
-        pdt_json_prefix(&L->j);
-    }
     if (st != PDT_OK) {
         pdt_rule_clear(&rule);
         return st;

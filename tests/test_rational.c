@@ -108,6 +108,34 @@ static void test_rational_large_exponents_bounded(void **state)
     check_rejected("1E-99999999999999999999999999999999999");
 }
 
+/* Decimal text of the largest exponents: 100000 fives and twos in the denominator. */
+static void test_rational_large_exponents_print_as_decimals(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {"1e-100000", "-3e-99999", "7/2", "1/3", "2.5e-7"};
+    static const char *const starts[] = {"0.0000", "-0.0000", "3.5", "1/3", "0.00000025"};
+    static const size_t lengths[] = {100002, 100002, 3, 3, 10};
+    for (size_t k = 0; k < sizeof texts / sizeof *texts; k++) {
+        mpq_t q, back;
+        mpq_inits(q, back, NULL);
+        assert_true(pdt_parse_rational(q, texts[k], strlen(texts[k])));
+        mpq_div_2exp(back, q, 100000); /* 2^100000 in the denominator as well */
+        pdt_buf b;
+        pdt_buf_init(&b);
+        pdt_buf_mpq_decimal(&b, q);
+        assert_false(b.failed);
+        if (b.len != lengths[k] || strncmp(b.data, starts[k], strlen(starts[k])) != 0)
+            fail_msg("%s printed as \"%.20s...\" (%zu bytes)", texts[k], b.data, b.len);
+        assert_true(pdt_parse_rational(q, b.data, b.len));
+        pdt_buf_clear(&b);
+        pdt_buf_mpq_decimal(&b, back);
+        assert_true(pdt_parse_rational(q, b.data, b.len));
+        assert_true(mpq_equal(q, back));
+        pdt_buf_clear(&b);
+        mpq_clears(q, back, NULL);
+    }
+}
+
 static void test_rational_rejects_malformed(void **state)
 {
     (void)state;
@@ -196,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_rational_exponents),
         cmocka_unit_test(test_rational_fractions),
         cmocka_unit_test(test_rational_large_exponents_bounded),
+        cmocka_unit_test(test_rational_large_exponents_print_as_decimals),
         cmocka_unit_test(test_rational_rejects_malformed),
         cmocka_unit_test(test_rational_respects_length),
         cmocka_unit_test(test_rational_to_double_known_values),
