@@ -137,6 +137,9 @@ static void test_axis_backend_fallbacks(void **state)
     assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
     assert_string_equal(m->engine, "fused");
     pdt_model_free(&m);
+    o.class_weights = "z=2"; /* the option's error, not the backend's */
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_EINVAL);
+    assert_true(strncmp(err.message, "option --class-weights: no class \"z\"", 37) == 0);
     o.class_weights = NULL;
     o.min_leaf = 5;
     o.engine = PDT_ENGINE_BACKEND;
