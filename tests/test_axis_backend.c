@@ -139,7 +139,7 @@ static void test_axis_backend_fallbacks(void **state)
     pdt_model_free(&m);
     o.class_weights = "z=2"; /* the option's error, not the backend's */
     assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_EINVAL);
-    assert_true(strncmp(err.message, "option --class-weights: no class \"z\"", 37) == 0);
+    assert_true(strncmp(err.message, "option --class-weights: no class \"z\"", 36) == 0);
     o.class_weights = NULL;
     o.min_leaf = 5;
     o.engine = PDT_ENGINE_BACKEND;
