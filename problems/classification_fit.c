@@ -176,13 +176,13 @@ pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     *out = NULL;
     pdt_status st = check_input(ds, opt, err);
     if (st) return st;
-    if (opt->class_weights) { /* an option error is the option's, whichever engine runs */
+    const pdt_rule_class *backend = backend_of(opt);
+    if (backend && opt->class_weights) { /* a bad option is reported as the option's, not the backend's */
         cls_inst probe;
         st = cls_inst_init(&probe, ds, opt->class_weights, err);
         cls_inst_clear(&probe);
         if (st) return st;
     }
-    const pdt_rule_class *backend = backend_of(opt);
     if (backend) return fit_backend(out, backend, ds, opt, err);
     if (opt->engine == PDT_ENGINE_BACKEND)
         return pdt_error_set(err, PDT_EINVAL, "option --engine backend: rule family \"%s\" has no "

@@ -148,8 +148,9 @@ void hss_eval_general(hss *h, const hss_region *r, const uint64_t *base, const u
     }
     for (size_t k = 0; k < G; k++) nt[h->label[t[k]]]++;
     const bool corners = sum >= h->lo && sum + (int64_t)G + h->lo <= (int64_t)r->size;
+    const bool two_corners = corners && C == 2 && !h->ci.weighted; /* the common case */
     bool found = false;
-    if (corners && C == 2 && !h->ci.weighted) { /* the common case, the same corners in the same order */
+    if (two_corners) { /* the same corners in the same order as the general loop */
         for (int q = 0; q < 4; q++) {
             int64_t l0 = b[0] + (q & 1 ? nt[0] : 0), l1 = b[1] + (q & 2 ? nt[1] : 0);
             int64_t r0 = r->tot[0] - l0, r1 = r->tot[1] - l1;
@@ -163,7 +164,7 @@ void hss_eval_general(hss *h, const hss_region *r, const uint64_t *base, const u
         }
         h->candidates += 4;
     }
-    for (; !(corners && C == 2 && !h->ci.weighted);) {
+    while (!two_corners) {
         int64_t nl = 0;
         for (size_t c = 0; c < C; c++) {
             L[c] = b[c] + a[c];

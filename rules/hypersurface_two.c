@@ -197,16 +197,12 @@ static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t 
  * its own points go: their leaf costs follow from the base's class counts,
  * and only the rules that could beat the incumbent with a leaf child are
  * built as partitions (consider_root repeats the test on the bitsets). */
-static void consider_general(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t)
+static void consider_general(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, const int64_t *tot)
 {
     const size_t C = h->C, G = h->G, words = h->words;
-    int64_t *tot = h->cnt + 8 * (C + 1), *b = tot + C, *L = b + C, *R = L + C;
+    int64_t *b = h->cnt + 9 * (C + 1), *L = b + C, *R = L + C;
     const uint64_t *base = h->base + rank * words;
-    for (size_t c = 0; c < C; c++) {
-        const uint64_t *cls = h->ci.class_bits + c * words;
-        tot[c] = (int64_t)pdt_bits_count(cls, words);
-        b[c] = (int64_t)pdt_bits_and_count(base, cls, words);
-    }
+    for (size_t c = 0; c < C; c++) b[c] = (int64_t)pdt_bits_and_count(base, h->ci.class_bits + c * words, words);
     for (int64_t m = 0; m < (INT64_C(1) << G) && best->value > 0; m++) {
         memcpy(L, b, C * sizeof *L);
         for (size_t k = 0; k < G; k++)
@@ -244,10 +240,12 @@ void hss_search_two(hss *h, hss_tree *best)
             for (size_t k = 0; k < G; k++) h->order_pts[i * G + k] = (uint8_t)t[k];
         }
     warm_start(h, best);
+    int64_t *tot = h->cnt + 8 * (h->C + 1); /* class totals of all rows, for consider_general */
+    for (size_t c = 0; c < h->C; c++) tot[c] = (int64_t)pdt_bits_count(h->ci.class_bits + c * h->words, h->words);
     for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
     for (uint64_t rank = 0; rank < h->n_tuples && best->value > 0; rank++) {
         if (rank % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return;
-        if (h->kind[rank] == 1) consider_general(h, best, rank, t);
+        if (h->kind[rank] == 1) consider_general(h, best, rank, t, tot);
         for (int64_t m = 0; h->kind[rank] == 2 && m < (INT64_C(1) << G) && best->value > 0; m++)
             consider_root(h, best, rank, t, m);
         size_t k = 0; /* next tuple in colex order */
