@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "bitset.h"
+#include "axis.h"
 #include "pdt_plugin.h"
 
 static pdt_status axis_generate(void **state, pdt_rule_list *out, const pdt_dataset *ds,
@@ -40,9 +41,6 @@ static pdt_status axis_sides(uint64_t *left, void *state, const pdt_rule_list *l
 
 static pdt_status axis_export(pdt_rule *rule, void *state, const pdt_rule_list *list, size_t r,
                               const pdt_dataset *ds, pdt_error *err);
-
-/* Depth- and size-limited fits through the binary-feature backend (axis_solve.c). */
-pdt_status axis_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 
 static pdt_status axis_classify(bool *left, const pdt_rule *rule, mpq_srcptr x, size_t dims,
                                 pdt_error *err)

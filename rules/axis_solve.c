@@ -24,9 +24,8 @@
 #include <string.h>
 
 #include "../problems/classification.h"
+#include "axis.h"
 #include "bitset.h"
-
-extern const pdt_rule_class pdt_rule_class_axis;
 
 typedef struct conv {
     const pdt_dataset *ds;
@@ -135,8 +134,6 @@ static pdt_status convert(pdt_model **out, const pdt_model *src, const pdt_datas
     free(c.x);
     return st;
 }
-
-pdt_status axis_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 
 pdt_status axis_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {

@@ -1,0 +1,12 @@
+/* Private interface between the axis plugin's files. */
+#ifndef PDT_RULES_AXIS_H
+#define PDT_RULES_AXIS_H
+
+#include "pdt_plugin.h"
+
+extern const pdt_rule_class pdt_rule_class_axis;
+
+/* Depth- and size-limited fits through the binary-feature backend (axis_solve.c). */
+pdt_status axis_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+
+#endif
