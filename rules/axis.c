@@ -92,9 +92,14 @@ static pdt_status axis_export(pdt_rule *rule, void *state, const pdt_rule_list *
     (void)state;
     size_t n_def;
     const uint32_t *def = pdt_rule_list_def(list, r, &n_def);
+    return axis_rule_make(rule, ds, (size_t)pdt_rule_list_tag(list, r), def[0], err);
+}
+
+pdt_status axis_rule_make(pdt_rule *rule, const pdt_dataset *ds, size_t j, size_t row, pdt_error *err)
+{
     pdt_status st = pdt_rule_init(rule, &pdt_rule_class_axis, 1, 1, err);
     if (st) return st;
-    rule->ints[0] = pdt_rule_list_tag(list, r);
-    pdt_dataset_value_exact(rule->rats[0], ds, def[0], (size_t)rule->ints[0]);
+    rule->ints[0] = (int64_t)j;
+    pdt_dataset_value_exact(rule->rats[0], ds, row, j);
     return PDT_OK;
 }

@@ -55,11 +55,7 @@ static pdt_status realise(conv *c, const uint64_t *items, const uint64_t *left, 
             }
         }
         if (arg == SIZE_MAX || min_right == UINT32_MAX || max_left >= min_right) continue;
-        pdt_status st = pdt_rule_init(out, &pdt_rule_class_axis, 1, 1, c->err);
-        if (st) return st;
-        out->ints[0] = (int64_t)j;
-        pdt_dataset_value_exact(out->rats[0], c->ds, arg, j);
-        return PDT_OK;
+        return axis_rule_make(out, c->ds, j, arg, c->err);
     }
     return pdt_error_set(c->err, PDT_EINTERNAL, "axis backend: a split of the binary backend's tree "
                          "is not an axis-parallel threshold of its region");
