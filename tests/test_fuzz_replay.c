@@ -90,7 +90,8 @@ static void test_fuzz_replay_knows_every_target(void **state)
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/%s", tu_source("tests/fuzz"), kinds[k]);
         DIR *d = opendir(dir);
-        for (struct dirent *e; d && (e = readdir(d));) {
+        assert_non_null(d);
+        for (struct dirent *e; (e = readdir(d));) {
             char path[8192];
             struct stat sb;
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -100,7 +101,7 @@ static void test_fuzz_replay_knows_every_target(void **state)
                 known |= strcmp(e->d_name, targets[t]) == 0;
             if (!known) fail_msg("tests/fuzz/%s/%s: no such fuzz target", kinds[k], e->d_name);
         }
-        if (d) closedir(d);
+        closedir(d);
     }
 }
 

@@ -350,6 +350,7 @@ static void test_problem_cli_help(void **state)
     }
     tu_run r;
     tu_run_pdt(&r, "--help", NULL);
+    assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "chain"));
     assert_non_null(strstr(r.out, "bsp"));
     assert_non_null(strstr(r.out, "kdtree"));
