@@ -165,6 +165,7 @@ uint64_t oracle_check_lifted_rule(oracle_check_ctx *x, const pdt_ruleset *rs, si
     int s[LIFT_MAX];
     const uint64_t *side = pdt_ruleset_sides(rs, r);
     for (size_t k = 0; k < g; k++) {
+        if (def[k] >= c->n) return oracle_fail(x, "%s rule %zu: defining row %u of %zu", family, r, def[k], c->n);
         p[k] = def[k];
         s[k] = (side[def[k] / 64] >> (def[k] % 64)) & 1 ? -1 : 1; /* the assignment the rule reports */
     }

@@ -30,6 +30,7 @@ static bool check_axis_rule(oracle_check_ctx *x, const pdt_ruleset *rs, size_t r
     pdt_rule rule;
     pdt_error err;
     if (n_def != 1) return oracle_fail(x, "axis rule %zu has %zu defining points", r, n_def);
+    if (def[0] >= c->n) return oracle_fail(x, "axis rule %zu: defining row %u of %zu", r, def[0], c->n);
     if (pdt_ruleset_export(&rule, rs, r, &err)) return oracle_fail(x, "export: %s", err.message);
     size_t j = (size_t)rule.ints[0], p = def[0];
     mpq_t want;
@@ -131,6 +132,7 @@ static uint64_t check_hyperplane_rule(oracle_check_ctx *x, const pdt_ruleset *rs
     uint32_t p[3];
     int s[3];
     for (size_t k = 0; k < d; k++) {
+        if (def[k] >= c->n) return oracle_fail(x, "hyperplane rule %zu: defining row %u of %zu", r, def[k], c->n);
         p[k] = def[k];
         s[k] = left_bit(rs, r, def[k]) ? -1 : 1; /* the assignment, as the rule reports it */
     }

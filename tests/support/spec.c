@@ -2,13 +2,24 @@
  * k-combination, decoded, checked, evaluated.  Plain on purpose. */
 #include "spec.h"
 
-#include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* A precondition that holds in every build (assert vanishes under NDEBUG, and
+ * the oracles run in release builds): a broken one is reported and aborts. */
+#define SPEC_REQUIRE(cond)                                                                  \
+    do {                                                                                    \
+        if (!(cond)) {                                                                      \
+            fprintf(stderr, "%s:%d: specification precondition failed: %s\n", __FILE__,     \
+                    __LINE__, #cond);                                                       \
+            abort();                                                                        \
+        }                                                                                   \
+    } while (0)
+
 void spec_problem_init(spec_problem *p, size_t n_rows, size_t n_rules, size_t n_classes)
 {
-    assert(n_rows <= SPEC_MAX_ROWS && n_classes >= 1);
+    SPEC_REQUIRE(n_rows <= SPEC_MAX_ROWS && n_classes >= 1);
     p->n_rows = n_rows;
     p->n_rules = n_rules;
     p->n_classes = n_classes;
@@ -17,7 +28,7 @@ void spec_problem_init(spec_problem *p, size_t n_rows, size_t n_rules, size_t n_
     p->left = calloc(n_rules + 1, sizeof *p->left);
     p->def = calloc(n_rules + 1, sizeof *p->def);
     p->n_def = calloc(n_rules + 1, sizeof *p->n_def);
-    assert(p->label && p->class_weight && p->left && p->def && p->n_def);
+    SPEC_REQUIRE(p->label && p->class_weight && p->left && p->def && p->n_def);
     for (size_t c = 0; c < n_classes; c++) p->class_weight[c] = 1;
 }
 
@@ -34,19 +45,19 @@ void spec_problem_free(spec_problem *p)
 
 void spec_set_left(spec_problem *p, size_t rule, size_t row, bool left)
 {
-    assert(rule < p->n_rules && row < p->n_rows);
+    SPEC_REQUIRE(rule < p->n_rules && row < p->n_rows);
     uint64_t bit = UINT64_C(1) << row;
     p->left[rule] = left ? p->left[rule] | bit : p->left[rule] & ~bit;
 }
 
 void spec_set_def(spec_problem *p, size_t rule, const uint32_t *rows, size_t n)
 {
-    assert(rule < p->n_rules && n >= 1);
+    SPEC_REQUIRE(rule < p->n_rules && n >= 1);
     free(p->def[rule]);
     p->def[rule] = malloc(n * sizeof *rows);
-    assert(p->def[rule]);
+    SPEC_REQUIRE(p->def[rule]);
     for (size_t k = 0; k < n; k++) {
-        assert(rows[k] < p->n_rows);
+        SPEC_REQUIRE(rows[k] < p->n_rows);
         p->def[rule][k] = rows[k];
     }
     p->n_def[rule] = n;
@@ -69,7 +80,7 @@ char spec_relation(const spec_problem *p, size_t i, size_t j)
 
 bool spec_decode(spec_tree *t, const spec_problem *p, const uint32_t *perm, size_t k)
 {
-    assert(k <= SPEC_MAX_K);
+    SPEC_REQUIRE(k <= SPEC_MAX_K);
     t->n = 0;
     for (size_t a = 0; a < k; a++) {
         t->rule[a] = perm[a];
@@ -189,7 +200,7 @@ static void solve_combination(spec_result *r, const spec_problem *p, const spec_
 
 void spec_solve(spec_result *r, const spec_problem *p, const spec_limits *lim)
 {
-    assert(lim->max_size <= SPEC_MAX_K);
+    SPEC_REQUIRE(lim->max_size <= SPEC_MAX_K);
     memset(r, 0, sizeof *r);
     r->best = INT64_MAX;
     for (size_t k = 0; k <= lim->max_size && k <= p->n_rules; k++) {
