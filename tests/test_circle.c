@@ -84,6 +84,9 @@ static void test_circle_ties_and_export(void **state)
     mpq_t x[5][2];
     for (size_t i = 0; i < 5; i++)
         for (size_t j = 0; j < 2; j++) mpq_init(x[i][j]), pdt_dataset_value_exact(x[i][j], ds, i, j);
+    /* C(5,3) = 10 triples, 2 collinear (through the centre): 8 circles, 8 assignments each */
+    assert_int_equal(pdt_ruleset_size(rs), 64);
+    size_t unit = 0;
     for (size_t r = 0; r < pdt_ruleset_size(rs); r++) {
         pdt_rule rule;
         assert_int_equal(pdt_ruleset_export(&rule, rs, r, &err), PDT_OK);
@@ -91,6 +94,12 @@ static void test_circle_ties_and_export(void **state)
         const uint64_t *side = pdt_ruleset_sides(rs, r);
         size_t n_def;
         const uint32_t *def = pdt_ruleset_def(rs, r, &n_def);
+        bool centre_defines = false;
+        for (size_t k = 0; k < n_def; k++) centre_defines = centre_defines || def[k] == 4;
+        if (!centre_defines) { /* the unit circle: the centre is strictly inside, so left */
+            assert_true(pdt_bit_get(side, 4));
+            unit++;
+        }
         for (size_t k = 0; k < n_def; k++) /* a defining point sits where its assignment says */
             assert_int_equal(pdt_bit_get(side, def[k]), (rule.ints[0] >> k) & 1);
         for (size_t i = 0; i < 5; i++) {
@@ -100,6 +109,7 @@ static void test_circle_ties_and_export(void **state)
         }
         pdt_rule_clear(&rule);
     }
+    assert_int_equal(unit, 4 * 8); /* 4 triples of the concyclic points */
     for (size_t i = 0; i < 5; i++) mpq_clears(x[i][0], x[i][1], NULL);
     pdt_ruleset_free(&rs);
     pdt_dataset_free(&ds);
