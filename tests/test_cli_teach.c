@@ -83,6 +83,7 @@ static void test_cli_teach_count_list(void **state)
     tu_run_free(&r);
     tu_run_pdt(&r, "count", "--data", path, "--size", "2", "--list", "--min-leaf", "1", NULL);
     assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "do not take --min-leaf"));
     tu_run_free(&r);
     free(path);
 }

@@ -48,6 +48,9 @@ static uint32_t tint(size_t c)
     return r << 16 | g << 8 | b;
 }
 
+/* The tints must differ, or the pixel checks below could not tell the classes apart. */
+static void assert_tints_differ(void) { assert_int_not_equal(tint(0), tint(1)); }
+
 static void test_model_plot_png_sides(void **state)
 {
     (void)state;
@@ -64,6 +67,7 @@ static void test_model_plot_png_sides(void **state)
     assert_int_equal(cairo_image_surface_get_height(img), 200);
     /* world x from −0.32 to 4.32 over 300 pixels: x = 0.5 (class a's side) at
      * pixel 42, x = 3.5 (class b's) at 236; y = 1.5 mid-height, between points */
+    assert_tints_differ();
     assert_int_equal(pixel(img, 42, 100), tint(0));
     assert_int_equal(pixel(img, 236, 100), tint(1));
     /* the split x ≤ 1 (every x in (1, 3) goes right... pixels at x = 1) is drawn dark */
