@@ -116,6 +116,10 @@ struct pdt_rule_class {
     pdt_status (*solve)(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
                         pdt_error *err);
     void (*destroy)(void *state);
+    /* Optional, with solve: NULL when the backend takes this fit, otherwise what
+     * it does not take ("class weights"); pdt_fit then runs the fused engine
+     * instead (or, under --engine backend, reports the reason). */
+    const char *(*solve_declines)(const pdt_dataset *ds, const pdt_fit_options *opt);
 };
 
 #define PDT_DEFINE_RULE(ident) const pdt_rule_class pdt_rule_class_##ident

@@ -177,6 +177,13 @@ pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     pdt_status st = check_input(ds, opt, err);
     if (st) return st;
     const pdt_rule_class *backend = backend_of(opt);
+    const char *declined = backend && backend->solve_declines ? backend->solve_declines(ds, opt) : NULL;
+    if (declined) {
+        if (opt->engine == PDT_ENGINE_BACKEND)
+            return pdt_error_set(err, PDT_EINVAL, "option --engine backend: the %s backend does not take %s "
+                                 "(use --engine fused)", backend->name, declined);
+        backend = NULL; /* the fused engine over the family's candidate list */
+    }
     if (backend && opt->class_weights) { /* a bad option is reported as the option's, not the backend's */
         cls_inst probe;
         st = cls_inst_init(&probe, ds, opt->class_weights, err);
@@ -188,8 +195,9 @@ pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
         return pdt_error_set(err, PDT_EINVAL, "option --engine backend: rule family \"%s\" has no "
                              "specialised backend", opt->rules ? opt->rules : "");
     if (opt->sparse || opt->lexicographic)
-        return pdt_error_set(err, PDT_EINVAL, "options --sparse and --lexicographic need a rule family "
-                             "with a specialised backend (e.g. binary)");
+        return pdt_error_set(err, PDT_EINVAL, "options --sparse and --lexicographic need a specialised "
+                             "backend that takes this fit (e.g. binary, or axis without class weights, "
+                             "min-leaf or tracing)");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pdt_ruleset *rs = NULL;

@@ -84,6 +84,7 @@ PDT_DEFINE_RULE(axis) = {
     .describe = axis_describe,
     .validate = axis_validate,
     .solve = axis_solve,
+    .solve_declines = axis_solve_declines,
 };
 
 static pdt_status axis_export(pdt_rule *rule, void *state, const pdt_rule_list *list, size_t r,

@@ -11,5 +11,7 @@ pdt_status axis_rule_make(pdt_rule *rule, const pdt_dataset *ds, size_t j, size_
 
 /* Depth- and size-limited fits through the binary-feature backend (axis_solve.c). */
 pdt_status axis_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+/* What axis_solve does not take (NULL: it takes this fit). */
+const char *axis_solve_declines(const pdt_dataset *ds, const pdt_fit_options *opt);
 
 #endif

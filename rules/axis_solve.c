@@ -19,7 +19,8 @@
  * separates the two sides.  The rebuilt model is accumulated again from the
  * data (cls_model_from_tree) and must misclassify exactly as many rows as the
  * backend reported.  Options the backend does not take (class weights,
- * min-leaf, item weights, rule options, tracing) go to the fused engine. */
+ * min-leaf, item weights, rule options, tracing) are declined
+ * (axis_solve_declines): pdt_fit runs the fused engine for them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,29 +132,25 @@ static pdt_status convert(pdt_model **out, const pdt_model *src, const pdt_datas
     return st;
 }
 
+const char *axis_solve_declines(const pdt_dataset *ds, const pdt_fit_options *opt)
+{
+    const pdt_rule_class *bin = pdt_rule_class_find("binary");
+    if (!bin || !bin->solve) return "fits without the binary plugin";
+    if (opt->trace) return "tracing (--explain)";
+    if (opt->class_weights) return "class weights";
+    if (opt->min_leaf) return "--min-leaf";
+    if (pdt_dataset_has_weights(ds)) return "item weights";
+    if (opt->rule_params.options) return "rule options";
+    return NULL;
+}
+
 pdt_status axis_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     *out = NULL;
-    const pdt_rule_class *bin = pdt_rule_class_find("binary");
-    bool fits = bin && bin->solve && !opt->trace && !opt->class_weights && opt->min_leaf == 0 &&
-                !pdt_dataset_has_weights(ds) && !opt->rule_params.options;
-    if (!fits) {
-        if (opt->engine == PDT_ENGINE_BACKEND)
-            return pdt_error_set(err, PDT_EINVAL, "option --engine backend: the axis backend (binary "
-                                 "features) takes no class weights, min-leaf, item weights, rule "
-                                 "options or tracing (use --engine fused)");
-        if (opt->sparse || opt->lexicographic)
-            return pdt_error_set(err, PDT_EINVAL, "options --sparse and --lexicographic: with axis rules "
-                                 "they need the backend, which takes no class weights, min-leaf, item "
-                                 "weights, rule options or tracing");
-        pdt_fit_options fused = *opt;
-        fused.engine = PDT_ENGINE_FUSED;
-        return pdt_fit(out, ds, &fused, err);
-    }
     pdt_fit_options b = *opt;
     b.rules = "binary";
     pdt_model *src = NULL;
-    pdt_status st = bin->solve(&src, ds, &b, err);
+    pdt_status st = pdt_rule_class_find("binary")->solve(&src, ds, &b, err);
     if (!st) st = convert(out, src, ds, opt, err);
     pdt_model_free(&src);
     return st;

@@ -253,5 +253,6 @@ PDT_DEFINE_RULE(hypersurface) = {
     .describe = hs_describe,
     .validate = hs_validate,
     .solve = hs_solve,
+    .solve_declines = hs_solve_declines,
     .destroy = hs_destroy,
 };

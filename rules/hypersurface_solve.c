@@ -166,22 +166,23 @@ static uint32_t size_bound(const pdt_fit_options *opt)
     return k;
 }
 
+const char *hs_solve_declines(const pdt_dataset *ds, const pdt_fit_options *opt)
+{
+    hs_lift L;
+    pdt_error ignored;
+    if (hs_lift_init(&L, pdt_dataset_dims(ds), opt->rule_params.degree, &ignored))
+        return NULL; /* hs_solve reports the bad degree */
+    if (size_bound(opt) > 2) return "trees of more than 2 branch nodes (it fits at most 2 branch nodes)";
+    if (L.G > HSS_MAX_G) return "degrees lifting to more than 6 dimensions";
+    if (opt->trace) return "tracing (--explain)";
+    if (opt->sparse || opt->lexicographic) return "--sparse or --lexicographic";
+    return NULL;
+}
+
 pdt_status hs_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     *out = NULL;
     hs_lift L;
     pdt_status st = hs_lift_init(&L, pdt_dataset_dims(ds), opt->rule_params.degree, err);
-    if (st) return st;
-    if (opt->sparse || opt->lexicographic)
-        return pdt_error_set(err, PDT_EINVAL, "options --sparse and --lexicographic are not supported "
-                             "for hypersurface rules");
-    uint32_t k = size_bound(opt);
-    if (k <= 2 && L.G <= HSS_MAX_G && !opt->trace) return hss_run(out, ds, opt, k, err);
-    if (opt->engine == PDT_ENGINE_BACKEND)
-        return pdt_error_set(err, PDT_EINVAL, "option --engine backend: the hypersurface backend fits "
-                             "at most 2 branch nodes with G <= %d lifted dimensions and no tracing "
-                             "(use --engine fused)", HSS_MAX_G);
-    pdt_fit_options fused = *opt;
-    fused.engine = PDT_ENGINE_FUSED;
-    return pdt_fit(out, ds, &fused, err);
+    return st ? st : hss_run(out, ds, opt, size_bound(opt), err);
 }
