@@ -111,37 +111,6 @@ pdt_status pdt_model_set_names(pdt_model *m, const pdt_dataset *ds, pdt_error *e
     return PDT_OK;
 }
 
-static char *copy_text(const char *s)
-{
-    if (!s) return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
-pdt_status pdt_model_describe_fit(pdt_model *m, const pdt_dataset *ds, const pdt_fit_options *opt,
-                                  const char *engine, pdt_error *err)
-{
-    pdt_status st = pdt_model_set_names(m, ds, err);
-    if (st) return st;
-    m->problem = copy_text("classification");
-    m->families = copy_text(opt->rules ? opt->rules : "");
-    m->data_name = copy_text(pdt_dataset_name(ds));
-    m->class_weights = copy_text(opt->class_weights);
-    m->sparse = copy_text(opt->sparse);
-    m->lexicographic = opt->lexicographic;
-    m->engine = copy_text(engine);
-    m->n_train = pdt_dataset_rows(ds);
-    m->max_size = opt->max_size;
-    m->max_depth = opt->max_depth;
-    m->min_leaf = opt->min_leaf;
-    if (!m->problem || !m->families || !m->data_name || !m->engine ||
-        (opt->class_weights && !m->class_weights) || (opt->sparse && !m->sparse))
-        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
-    return PDT_OK;
-}
-
 static pdt_status check_node(const pdt_model *m, size_t i, pdt_error *err)
 {
     const pdt_tree_node *n = &m->nodes[i];

@@ -46,11 +46,6 @@ pdt_status pdt_model_alloc(pdt_model **out, pdt_error *err);
 void pdt_model_measure(pdt_model *m);
 /* Copies names: features and classes from ds. */
 pdt_status pdt_model_set_names(pdt_model *m, const pdt_dataset *ds, pdt_error *err);
-/* Records how a classification model was fitted: names (as
- * pdt_model_set_names), rule families, data name and rows, the constraints and
- * objective options of opt, and the engine that found it. */
-pdt_status pdt_model_describe_fit(pdt_model *m, const pdt_dataset *ds, const pdt_fit_options *opt,
-                                  const char *engine, pdt_error *err);
 /* Checks the tree's indices: children after their parent and in range, rules
  * and labels in range, counts present.  Walks that follow it terminate. */
 pdt_status pdt_model_check(const pdt_model *m, pdt_error *err);

@@ -22,6 +22,12 @@ void cls_counts(uint64_t *counts, const cls_inst *c, const uint64_t *items);
 /* Weighted misclassifications of a leaf with these counts; *label = majority. */
 int64_t cls_leaf_cost(const cls_inst *c, const uint64_t *counts, uint32_t *label);
 
+/* Records how a classification model was fitted: names (as
+ * pdt_model_set_names), rule families, data name and rows, the constraints and
+ * objective options of opt, and the engine that found it. */
+pdt_status cls_describe_model(pdt_model *m, const pdt_dataset *ds, const pdt_fit_options *opt,
+                              const char *engine, pdt_error *err);
+
 /* A model for a specialised backend: the tree in preorder (rule index, or −1
  * for a leaf) over `rules` (moved into the model, cleared in any case).  The
  * training rows are accumulated down the tree with the rules' exact classify;

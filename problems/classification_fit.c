@@ -213,7 +213,7 @@ pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     if (!st) st = pdt_ruleset_build(&rs, ds, opt->rules, &opt->rule_params, err);
     if (!st) st = run_search(&res, rs, &ci, all, opt, err);
     if (!st) st = pdt_model_alloc(&m, err);
-    if (!st) st = pdt_model_describe_fit(m, ds, opt, opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused", err);
+    if (!st) st = cls_describe_model(m, ds, opt, opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused", err);
     if (!st) st = make_model(m, rs, &ci, &res, all, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!st) {

@@ -20,6 +20,37 @@ typedef struct tree_build {
     pdt_error *err;
 } tree_build;
 
+static char *copy_text(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+pdt_status cls_describe_model(pdt_model *m, const pdt_dataset *ds, const pdt_fit_options *opt,
+                                  const char *engine, pdt_error *err)
+{
+    pdt_status st = pdt_model_set_names(m, ds, err);
+    if (st) return st;
+    m->problem = copy_text("classification");
+    m->families = copy_text(opt->rules ? opt->rules : "");
+    m->data_name = copy_text(pdt_dataset_name(ds));
+    m->class_weights = copy_text(opt->class_weights);
+    m->sparse = copy_text(opt->sparse);
+    m->lexicographic = opt->lexicographic;
+    m->engine = copy_text(engine);
+    m->n_train = pdt_dataset_rows(ds);
+    m->max_size = opt->max_size;
+    m->max_depth = opt->max_depth;
+    m->min_leaf = opt->min_leaf;
+    if (!m->problem || !m->families || !m->data_name || !m->engine ||
+        (opt->class_weights && !m->class_weights) || (opt->sparse && !m->sparse))
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    return PDT_OK;
+}
+
 static pdt_status build_node(tree_build *b, const uint64_t *items, int32_t *out)
 {
     pdt_model *m = b->m;
@@ -101,7 +132,7 @@ pdt_status cls_model_from_tree(pdt_model **out, const pdt_dataset *ds, const pdt
     int64_t cost = 0;
     pdt_status st = cls_inst_init(&ci, ds, opt->class_weights, err);
     if (!st) st = pdt_model_alloc(&m, err);
-    if (!st) st = pdt_model_describe_fit(m, ds, opt, engine, err);
+    if (!st) st = cls_describe_model(m, ds, opt, engine, err);
     if (!st) st = grow(m, &ci, rules, n_rules, pre, len, &cost, err);
     if (!st && cost != expected)
         st = pdt_error_set(err, PDT_EINTERNAL, "the tree costs %lld on the training rows, the backend "

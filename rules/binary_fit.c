@@ -15,6 +15,7 @@
 
 #include "binary_search.h"
 #include "bitset.h"
+#include "../problems/classification.h"
 #include "model_impl.h"
 
 typedef struct fit_state {
@@ -299,7 +300,7 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
     if (!st && !a.found) st = pdt_error_set(fs->err, PDT_EINTERNAL, "the search found no tree at all");
     bool optimal = !bs_aborted(fs->search);
     if (!st) st = pdt_model_alloc(&fs->m, fs->err);
-    if (!st) st = pdt_model_describe_fit(fs->m, fs->ds, fs->opt, "binary", fs->err);
+    if (!st) st = cls_describe_model(fs->m, fs->ds, fs->opt, "binary", fs->err);
     if (!st) st = make_tree(fs, &a);
     if (!st) {
         fs->m->optimal = optimal;
