@@ -21,6 +21,7 @@ struct pdt_kdtree {
     pdt_kd_objective objective;
     uint64_t *less; /* ((dim · n) + p) · words: the points q with q[dim] < p[dim] */
     mpz_t *w;       /* weight · scale, integers */
+    uint64_t *w64;  /* the same as machine integers when their total fits in 62 bits, else NULL */
     mpz_t scale;    /* lcm of the weights' denominators */
     mpz_t sum;      /* scratch */
     /* the solution */
@@ -39,8 +40,17 @@ static const uint64_t *kd_less(const pdt_kdtree *t, uint32_t dim, size_t p)
     return t->less + ((size_t)dim * t->n + p) * t->words;
 }
 
+/* Weight of the items: machine integers on the fast path (every call of
+ * kd_branch and kd_lower_bound sums a node's items), GMP beyond. */
 static void weight_sum(mpz_ptr out, const pdt_kdtree *t, const uint64_t *items)
 {
+    if (t->w64) {
+        uint64_t s = 0;
+        for (size_t i = pdt_bits_next(items, 0, t->n); i < t->n; i = pdt_bits_next(items, i + 1, t->n))
+            s += t->w64[i];
+        mpz_import(out, 1, -1, sizeof s, 0, 0, &s);
+        return;
+    }
     mpz_set_ui(out, 0);
     for (size_t i = pdt_bits_next(items, 0, t->n); i < t->n; i = pdt_bits_next(items, i + 1, t->n))
         mpz_add(out, out, t->w[i]);
@@ -256,6 +266,13 @@ static pdt_status kd_weights(pdt_kdtree *t, pdt_error *err)
         mpz_mul(t->w[i], t->w[i], mpq_numref(q));
     }
     mpq_clear(q);
+    mpz_t total; /* every node's sum is at most the total: 62 bits leave no room to overflow */
+    mpz_init(total);
+    bool negative = false;
+    for (size_t i = 0; i < t->n; i++) mpz_add(total, total, t->w[i]), negative |= mpz_sgn(t->w[i]) < 0;
+    if (!negative && mpz_sizeinbase(total, 2) <= 62 && (t->w64 = calloc(t->n + 1, sizeof *t->w64)))
+        for (size_t i = 0; i < t->n; i++) mpz_export(&t->w64[i], NULL, -1, sizeof *t->w64, 0, 0, t->w[i]);
+    mpz_clear(total);
     return PDT_OK;
 }
 
@@ -312,6 +329,7 @@ void pdt_kdtree_free(pdt_kdtree **tree)
     if (t->w)
         for (size_t i = 0; i < t->n; i++) mpz_clear(t->w[i]);
     free(t->w);
+    free(t->w64);
     free(t->less);
     free(t->order);
     free(t->nodes);

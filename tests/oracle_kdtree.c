@@ -26,8 +26,10 @@ static void instance_free(instance *in)
     free(in->csv);
 }
 
-/* Coordinates in [0, range) (ties likely when range is small); weights p/q. */
-static void instance_random(instance *in, tu_rng *rng, size_t n, size_t dims, uint32_t range, bool distinct)
+/* Coordinates in [0, range) (ties likely when range is small); weights p/q,
+ * times 10^20 when `huge` (sums beyond 64 bits: the plugin's GMP path). */
+static void instance_random(instance *in, tu_rng *rng, size_t n, size_t dims, uint32_t range, bool distinct,
+                            bool huge)
 {
     in->n = n;
     in->dims = dims;
@@ -48,8 +50,15 @@ static void instance_random(instance *in, tu_rng *rng, size_t n, size_t dims, ui
         uint32_t num = tu_below(rng, 10), den = 1 + tu_below(rng, 4);
         mpq_init(in->w[i]);
         mpq_set_ui(in->w[i], num, den);
+        if (huge) { /* the same number as the CSV text below */
+            mpz_t p;
+            mpz_init(p);
+            mpz_ui_pow_ui(p, 10, 20);
+            mpz_mul(mpq_numref(in->w[i]), mpq_numref(in->w[i]), p);
+            mpz_clear(p);
+        }
         mpq_canonicalize(in->w[i]);
-        len += (size_t)sprintf(in->csv + len, "%u/%u\n", num, den);
+        len += (size_t)sprintf(in->csv + len, huge && num ? "%u00000000000000000000/%u\n" : "%u/%u\n", num, den);
     }
 }
 
@@ -157,7 +166,7 @@ static void test_kdtree_one_dimension_is_knuth(void **state)
     tu_rng rng = {11};
     for (int trial = 0; trial < 60; trial++) {
         instance in;
-        instance_random(&in, &rng, 1 + tu_below(&rng, trial < 50 ? 16 : 70), 1, 0, true);
+        instance_random(&in, &rng, 1 + tu_below(&rng, trial < 50 ? 16 : 70), 1, 0, true, trial % 4 == 3);
         solved s;
         solve_with_plugin(&s, &in, NULL, 0, PDT_KD_ACCESS, false);
         mpq_t want;
@@ -279,7 +288,7 @@ static void test_kdtree_two_dimensions_brute_force(void **state)
     for (int trial = 0; trial < 150; trial++) {
         instance in;
         /* small coordinate ranges make ties (equal coordinates go right) common */
-        instance_random(&in, &rng, 1 + tu_below(&rng, 7), 2, trial % 2 ? 4 : 100, false);
+        instance_random(&in, &rng, 1 + tu_below(&rng, 7), 2, trial % 2 ? 4 : 100, false, trial % 5 == 4);
         compare(&in, NULL, 0, PDT_KD_ACCESS, false);
         compare(&in, NULL, 0, PDT_KD_HEIGHT, false);
         if (trial % 5 == 0) compare(&in, NULL, 0, PDT_KD_ACCESS, true);
@@ -295,7 +304,7 @@ static void test_kdtree_fixed_order_brute_force(void **state)
     const size_t lengths[] = {2, 3, 3};
     for (int trial = 0; trial < 60; trial++) {
         instance in;
-        instance_random(&in, &rng, 1 + tu_below(&rng, 6), 3, 5, false);
+        instance_random(&in, &rng, 1 + tu_below(&rng, 6), 3, 5, false, false);
         compare(&in, orders[trial % 3], lengths[trial % 3], PDT_KD_ACCESS, false);
         instance_free(&in);
     }
