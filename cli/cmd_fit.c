@@ -120,7 +120,7 @@ static void print_summary(const pdt_model *m)
     mpq_clear(obj);
 }
 
-static bool write_outputs(const pdt_model *m, const pdt_dataset *ds, cli_option *o)
+static bool write_outputs(const pdt_model *m, const pdt_dataset *ds, cli_option *o, int plot_w, int plot_h)
 {
     static const struct { const char *opt, *format; } outs[] = {
         {"output", NULL}, {"dot", "dot"}, {"svg", "svg"}, {"png", "png"}};
@@ -139,11 +139,10 @@ static bool write_outputs(const pdt_model *m, const pdt_dataset *ds, cli_option 
         cli_track_output(path);
     }
     const char *plot = cli_get(o, "plot");
-    int w, h;
-    if (plot && parse_plot_size(&w, &h, cli_get(o, "plot-size"))) {
+    if (plot) {
         pdt_error err;
         pdt_error_clear(&err);
-        if (pdt_model_plot(m, ds, plot, w, h, &err)) {
+        if (pdt_model_plot(m, ds, plot, plot_w, plot_h, &err)) {
             fprintf(stderr, "pdt fit: option --plot: %s\n", err.message);
             cli_remove_outputs();
             return false;
@@ -202,7 +201,7 @@ static int fit_run(int argc, char **argv)
         if (!cli_flag(fit_options, "quiet") && pdt_model_write_text(m, stdout, &err))
             fprintf(stderr, "pdt fit: %s\n", err.message);
         print_summary(m);
-        if (!write_outputs(m, ds, fit_options)) rc = 1;
+        if (!write_outputs(m, ds, fit_options, plot_w, plot_h)) rc = 1;
     }
     pdt_model_free(&m);
     pdt_dataset_free(&ds);

@@ -153,7 +153,7 @@ pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, vo
                             const pdt_search_opts *opts, pdt_error *err)
 {
     memset(s, 0, sizeof *s);
-    if (pc->version != PDT_PROBLEM_V1 || !pc->algebra || !pc->leaf)
+    if (pc->version != PDT_PROBLEM_V1 || !pc->algebra || !pc->leaf || (!pc->branch && !pc->algebra->mul))
         return pdt_error_set(err, PDT_EPLUGIN, "problem plugin \"%s\": bad interface", pc->name);
     if (!pc->split && !rs)
         return pdt_error_set(err, PDT_EINTERNAL, "problem \"%s\": no splitter and no rules", pc->name);

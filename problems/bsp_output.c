@@ -224,7 +224,7 @@ pdt_status pdt_bsp_picture(const pdt_bsp *bsp, const char *path, pdt_error *err)
     poly all = {frame, 4};
     draw_regions(plot, bsp, 0, &all, 0);
     draw_fragments(plot, bsp);
-    /* texts last: a point drawn after a text is joined to it by a line (render_plot.c) */
+    /* texts last, on top of the shapes */
     for (size_t i = 0; i < bsp->n; i++) {
         const bsp_segment *s = &bsp->seg[i];
         double x = 0.5 * (mpq_get_d(s->a.x) + mpq_get_d(s->b.x)), y = 0.5 * (mpq_get_d(s->a.y) + mpq_get_d(s->b.y));

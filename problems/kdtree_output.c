@@ -188,7 +188,7 @@ pdt_status pdt_kdtree_picture(const pdt_kdtree *tree, const char *path, pdt_erro
     draw_cells(plot, tree, nodes, 0, box, 0);
     for (size_t i = 0; i < pdt_dataset_rows(ds); i++)
         pdt_plot_point(plot, pdt_dataset_value(ds, i, 0), pdt_dataset_value(ds, i, 1), 4.0, black, black);
-    /* texts last: a point drawn after a text is joined to it by a line (render_plot.c) */
+    /* texts last, on top of the shapes */
     for (size_t i = 0; i < pdt_dataset_rows(ds); i++) {
         double x = pdt_dataset_value(ds, i, 0), y = pdt_dataset_value(ds, i, 1);
         char name[24];

@@ -33,21 +33,6 @@ static void lex_zero(void *v)
 
 static bool lex_is_zero(const void *v) { return ((const pdt_lex_value *)v)->inf; }
 
-/* Only used when a problem has no branch(): sums and maxima. */
-static void lex_mul(void *r, const void *a, const void *b)
-{
-    pdt_lex_value *x = r;
-    const pdt_lex_value *y = a, *z = b;
-    if (y->inf || z->inf) {
-        lex_zero(x);
-        return;
-    }
-    const mpz_srcptr smax = mpz_cmp(y->s, z->s) >= 0 ? y->s : z->s;
-    mpz_set(x->s, smax);
-    mpz_add(x->p, y->p, z->p);
-    x->inf = false;
-}
-
 static int lex_cmp(const void *a, const void *b)
 {
     const pdt_lex_value *x = a, *y = b;
@@ -122,13 +107,13 @@ static void lex_text(pdt_buf *out, const void *v)
 const pdt_algebra pdt_lex_sum_algebra = {
     .version = PDT_ALGEBRA_V1, .name = "lexicographic min, additive primary",
     .size = sizeof(pdt_lex_value), .selective = true, .init = lex_init, .clear = lex_clear,
-    .set = lex_set, .set_zero = lex_zero, .add = NULL, .mul = lex_mul, .cmp = lex_cmp,
+    .set = lex_set, .set_zero = lex_zero, .add = NULL, .mul = NULL /* problems combine children in branch() */, .cmp = lex_cmp,
     .is_zero = lex_is_zero, .residual = lex_sum_residual, .succ = lex_succ, .to_text = lex_text,
 };
 
 const pdt_algebra pdt_lex_max_algebra = {
     .version = PDT_ALGEBRA_V1, .name = "lexicographic min, height primary",
     .size = sizeof(pdt_lex_value), .selective = true, .init = lex_init, .clear = lex_clear,
-    .set = lex_set, .set_zero = lex_zero, .add = NULL, .mul = lex_mul, .cmp = lex_cmp,
+    .set = lex_set, .set_zero = lex_zero, .add = NULL, .mul = NULL /* problems combine children in branch() */, .cmp = lex_cmp,
     .is_zero = lex_is_zero, .residual = lex_max_residual, .succ = lex_succ, .to_text = lex_text,
 };

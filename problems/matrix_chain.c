@@ -18,7 +18,7 @@ struct pdt_chain {
     size_t words; /* item bitset words */
     mpz_t tmp;    /* scratch of branch() */
     /* the solution */
-    bool solved, optimal;
+    bool optimal;
     mpz_t cost;
     pdt_chain_node *nodes;
     size_t n_nodes;
@@ -345,7 +345,6 @@ pdt_status pdt_chain_solve(pdt_chain *c, const pdt_search_opts *opts, pdt_error 
         c->optimal = res.optimal;
         c->stats = res.stats;
         st = build_solution(c, &res, err);
-        c->solved = !st;
     }
     pdt_search_result_clear(&res);
     mpz_clear(v.z);
