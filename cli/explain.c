@@ -53,12 +53,6 @@ static const char *rule_of(char *buf, size_t cap, const pdt_trace_event *ev)
     return buf;
 }
 
-/* Candidates skipped for a routine reason are counted, not listed. */
-static bool routine(const char *reason)
-{
-    return reason && (strstr(reason, "empty") || strstr(reason, "min-leaf") || strstr(reason, "earlier"));
-}
-
 void cli_explain_finish(cli_explain *x)
 {
     if (!x->skipped) return;
@@ -74,7 +68,7 @@ void cli_explain_event(void *user, const pdt_trace_event *ev)
     char a[512], b[512], c[512], r[1024];
     const char *rule = rule_of(r, sizeof r, ev);
     unsigned d = ev->depth;
-    if (ev->kind == PDT_TRACE_PRUNE && routine(ev->reason)) {
+    if (ev->kind == PDT_TRACE_PRUNE && ev->routine) { /* counted, not listed */
         if (x->skipped && (x->skip_reason != ev->reason || x->skip_depth != d)) cli_explain_finish(x);
         x->skip_reason = ev->reason;
         x->skip_depth = d;

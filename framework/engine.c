@@ -232,7 +232,7 @@ static void rule_text(pdt_buf *out, pdt_search_state *s, int64_t payload)
  * children of a candidate split, or NULL. */
 static void trace_budgets(pdt_search_state *s, pdt_trace_kind kind, const pdt_node *node, uint32_t k,
                           int64_t payload, const pdt_node *l, const pdt_node *r, const char *reason,
-                          const void *value, uint32_t k1, uint32_t k2)
+                          const void *value, uint32_t k1, uint32_t k2, bool routine)
 {
     if (!s->o.trace) return;
     pdt_buf text, rule;
@@ -246,7 +246,7 @@ static void trace_budgets(pdt_search_state *s, pdt_trace_kind kind, const pdt_no
     pdt_trace_event ev = {kind, node->depth, k, node->n_items, node->n_rules, node->items,
                           payload, l ? l->n_items : 0, r ? r->n_items : 0, reason,
                           value ? text.data : NULL, rule.data, l ? l->items : NULL,
-                          r ? r->items : NULL, def, (uint32_t)n_def, k1, k2};
+                          r ? r->items : NULL, def, (uint32_t)n_def, k1, k2, routine};
     s->o.trace(s->o.trace_user, &ev);
     pdt_buf_clear(&text);
     pdt_buf_clear(&rule);
@@ -256,7 +256,14 @@ static void trace(pdt_search_state *s, pdt_trace_kind kind, const pdt_node *node
                   int64_t payload, const pdt_node *l, const pdt_node *r, const char *reason,
                   const void *value)
 {
-    trace_budgets(s, kind, node, k, payload, l, r, reason, value, 0, 0);
+    trace_budgets(s, kind, node, k, payload, l, r, reason, value, 0, 0, false);
+}
+
+/* A candidate skipped for a routine reason. */
+static void trace_skip(pdt_search_state *s, const pdt_node *node, uint32_t k, int64_t payload,
+                       const pdt_node *l, const pdt_node *r, const char *reason)
+{
+    trace_budgets(s, PDT_TRACE_PRUNE, node, k, payload, l, r, reason, NULL, 0, 0, true);
 }
 
 /* ------------------------------------------------------------ memo */
@@ -372,7 +379,7 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     if (!ok) {
         s->stats.pruned++;
         trace_budgets(s, PDT_TRACE_PRUNE, c->node, c->k, payload, l, r,
-                      "cannot beat the best tree found so far", f->v_inc, k1, k2);
+                      "cannot beat the best tree found so far", f->v_inc, k1, k2, false);
         return PDT_OK;
     }
     a->set(f->v_best, f->v_c);
@@ -381,7 +388,7 @@ static pdt_status try_budgets(solve_ctx *c, int64_t payload, uint32_t index, pdt
     a->set(f->dec.v_l, f->v_l);
     a->set(f->dec.v_r, f->v_r);
     c->found = true;
-    trace_budgets(s, PDT_TRACE_IMPROVE, c->node, c->k, payload, l, r, NULL, f->v_best, k1, k2);
+    trace_budgets(s, PDT_TRACE_IMPROVE, c->node, c->k, payload, l, r, NULL, f->v_best, k1, k2, false);
     return PDT_OK;
 }
 
@@ -437,15 +444,15 @@ static pdt_status search_splits(solve_ctx *c)
          * splitters (k-D trees store a point per node) decide for themselves */
         bool degenerate = s->rs && (l.n_items == 0 || r.n_items == 0);
         if (!s->exact && degenerate) {
-            trace(s, PDT_TRACE_PRUNE, node, c->k, payload, &l, &r, "one side is empty", NULL);
+            trace_skip(s, node, c->k, payload, &l, &r, "one side is empty");
             continue;
         }
         if (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)) {
-            trace(s, PDT_TRACE_PRUNE, node, c->k, payload, &l, &r, "a side holds fewer than min-leaf items", NULL);
+            trace_skip(s, node, c->k, payload, &l, &r, "a side holds fewer than min-leaf items");
             continue;
         }
         if (dedup && pdt_engine_seen_before(s, f, l.items, n_split)) {
-            trace(s, PDT_TRACE_PRUNE, node, c->k, payload, &l, &r, "splits the items like an earlier candidate", NULL);
+            trace_skip(s, node, c->k, payload, &l, &r, "splits the items like an earlier candidate");
             continue;
         }
         trace(s, PDT_TRACE_CANDIDATE, node, c->k, payload, &l, &r, NULL, NULL);

@@ -153,6 +153,7 @@ typedef struct pdt_trace_event {
     const uint32_t *def;        /* the rule's defining points (rows), n_def of them */
     uint32_t n_def;
     uint32_t left_budget, right_budget; /* PRUNE/IMPROVE after a child solve: budgets tried */
+    bool routine;               /* PRUNE: a routine skip (empty side, min-leaf, a partition seen before) */
 } pdt_trace_event;
 
 typedef void (*pdt_trace_fn)(void *user, const pdt_trace_event *ev);
