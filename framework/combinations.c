@@ -40,11 +40,7 @@ static pdt_status all_combinations(comb_run *c, uint32_t n, uint32_t k)
     for (;;) {
         pdt_status st = try_combination(c, k);
         if (st || c->s->aborted) return st;
-        uint32_t j = k;
-        while (j > 0 && c->idx[j - 1] == n - k + j - 1) j--;
-        if (j == 0) return PDT_OK;
-        c->idx[j - 1]++;
-        for (uint32_t t = j; t < k; t++) c->idx[t] = c->idx[t - 1] + 1;
+        if (!pdt_comb_next(c->idx, k, n)) return PDT_OK;
     }
 }
 

@@ -122,6 +122,18 @@ struct pdt_rule_class {
     const char *(*solve_declines)(const pdt_dataset *ds, const pdt_fit_options *opt);
 };
 
+/* The next k-subset of {0..n−1} in lexicographic order (t increasing, k ≤ n);
+ * false after the last one.  Start from t = {0, 1, ..., k−1}. */
+static inline bool pdt_comb_next(uint32_t *t, size_t k, size_t n)
+{
+    size_t j = k;
+    while (j > 0 && t[j - 1] == n - k + j - 1) j--;
+    if (j == 0) return false;
+    t[j - 1]++;
+    for (size_t i = j; i < k; i++) t[i] = t[i - 1] + 1;
+    return true;
+}
+
 #define PDT_DEFINE_RULE(ident) const pdt_rule_class pdt_rule_class_##ident
 
 /* The candidates of one or more rule classes on a dataset with everything the

@@ -126,11 +126,7 @@ static pdt_status hp_generate(void **state, pdt_rule_list *out, const pdt_datase
     for (;;) {
         pdt_status s = hp_add_tuple(out, ds, t, d, st, err);
         if (s) return s;
-        size_t k = d;
-        while (k > 0 && t[k - 1] == n - d + k - 1) k--;
-        if (k == 0) return PDT_OK;
-        t[k - 1]++;
-        for (size_t i = k; i < d; i++) t[i] = t[i - 1] + 1;
+        if (!pdt_comb_next(t, d, n)) return PDT_OK;
     }
 }
 

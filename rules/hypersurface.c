@@ -73,11 +73,7 @@ static pdt_status hs_generate(void **state, pdt_rule_list *out, const pdt_datase
         if (hs_data_tuple(&st->e, &st->hd, t))
             for (int64_t mask = 0; mask < (INT64_C(1) << G); mask++)
                 if (pdt_rule_list_add(out, mask, t, G)) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
-        size_t k = G;
-        while (k > 0 && t[k - 1] == n - G + k - 1) k--;
-        if (k == 0) return PDT_OK;
-        t[k - 1]++;
-        for (size_t i = k; i < G; i++) t[i] = t[i - 1] + 1;
+        if (!pdt_comb_next(t, G, n)) return PDT_OK;
     }
 }
 

@@ -355,11 +355,7 @@ pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region 
         }
         if (keep) h->value[rank] = one.value;
         if (one.value < root->value) *root = one, h->best_value = one.value;
-        size_t k = G;
-        while (k > 0 && t[k - 1] == n - G + k - 1) k--;
-        if (k == 0) break;
-        t[k - 1]++;
-        for (size_t i = k; i < G; i++) t[i] = t[i - 1] + 1;
+        if (!pdt_comb_next(t, G, n)) break;
     }
     if (keep && h->n_exc) qsort(h->exc, h->n_exc, sizeof *h->exc, cmp_exc); /* exc is NULL when empty */
     return keep ? sort_tuples(h, err) : PDT_OK;

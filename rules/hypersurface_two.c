@@ -73,11 +73,7 @@ static void search_subsets(hss *h, const hss_region *r, const uint32_t *it, size
         for (size_t k = 0; k < G; k++) t[k] = it[pos[k]];
         uint64_t rank = hss_colex_rank(h, t);
         if (h->value[rank] < sat_add(out->value, wR)) eval_rank(h, r, rank, t, out);
-        size_t k = G;
-        while (k > 0 && pos[k - 1] == m - G + k - 1) k--;
-        if (k == 0) break;
-        pos[k - 1]++;
-        for (size_t i = k; i < G; i++) pos[i] = pos[i - 1] + 1;
+        if (!pdt_comb_next(pos, G, m)) break;
     }
 }
 
