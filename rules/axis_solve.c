@@ -1,6 +1,8 @@
-/* The axis family's specialised backend: depth- and size-limited trees of
- * axis-parallel thresholds are solved by the binary-feature backend on the
- * binarised columns, then turned back into axis rules.
+/* The axis family's specialised backends.  Misclassifications (plain or
+ * class-weighted) under depth and size limits go to the numeric backend
+ * (axis_numeric*.c).  The sparse and lexicographic objectives are solved by
+ * the binary-feature backend on the binarised columns, and its tree is turned
+ * back into axis rules here.
  *
  * Why the optimum is the axis family's.  A tree's cost depends only on how
  * each branch node splits the items that reach it.  An axis rule x[j] ≤ p[j]
@@ -18,14 +20,15 @@
  * point is the left item with the largest value in the first dimension that
  * separates the two sides.  The rebuilt model is accumulated again from the
  * data (cls_model_from_tree) and must misclassify exactly as many rows as the
- * backend reported.  Options the backend does not take (class weights,
- * min-leaf, item weights, rule options, tracing) are declined
- * (axis_solve_declines): pdt_fit runs the fused engine for them. */
+ * backend reported.  Options neither backend takes (min-leaf, item weights,
+ * rule options, tracing; class weights with --sparse or --lexicographic) are
+ * declined (axis_solve_declines): pdt_fit runs the fused engine for them. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../problems/classification.h"
 #include "axis.h"
+#include "axis_numeric.h"
 #include "bitset.h"
 
 typedef struct conv {
@@ -132,21 +135,28 @@ static pdt_status convert(pdt_model **out, const pdt_model *src, const pdt_datas
     return st;
 }
 
+/* Plain and class-weighted misclassifications go to the numeric backend
+ * (axis_numeric*.c); the sparse and lexicographic objectives to the binary
+ * backend through the conversion above. */
+static bool via_binary(const pdt_fit_options *opt) { return opt->sparse || opt->lexicographic; }
+
 const char *axis_solve_declines(const pdt_dataset *ds, const pdt_fit_options *opt)
 {
-    const pdt_rule_class *bin = pdt_rule_class_find("binary");
-    if (!bin || !bin->solve) return "fits without the binary plugin";
     if (opt->trace) return "tracing (--explain)";
-    if (opt->class_weights) return "class weights";
     if (opt->min_leaf) return "--min-leaf";
     if (pdt_dataset_has_weights(ds)) return "item weights";
     if (opt->rule_params.options) return "rule options";
+    if (!via_binary(opt)) return NULL;
+    const pdt_rule_class *bin = pdt_rule_class_find("binary");
+    if (!bin || !bin->solve) return "--sparse or --lexicographic without the binary plugin";
+    if (opt->class_weights) return "class weights with --sparse or --lexicographic";
     return NULL;
 }
 
 pdt_status axis_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     *out = NULL;
+    if (!via_binary(opt)) return an_fit(out, ds, opt, err);
     pdt_fit_options b = *opt;
     b.rules = "binary";
     pdt_model *src = NULL;

@@ -1,9 +1,11 @@
-/* The axis family through the binary-feature backend (rules/axis_solve.c):
- * the same optimum as the fused engine over the D·N candidate list, a model
- * of genuine axis rules (each threshold is a training value of a row in the
- * node's region), fallbacks for the options the backend does not take, and
- * the sparse objective against the minimum over sizes of plain fits.  The
- * brute-force agreement on small instances is in oracle_axis (engine auto). */
+/* The axis family's backends (rules/axis_solve.c): misclassifications go to
+ * the numeric backend, the sparse objective to the binary-feature backend.
+ * Both give the same optimum as the fused engine over the D·N candidate list
+ * and a model of genuine axis rules (each threshold is a training value of a
+ * row in the node's region); options neither takes fall back to the fused
+ * engine; the sparse objective equals the minimum over sizes of plain fits.
+ * The brute-force agreement on small instances is in oracle_axis (engine
+ * auto); random instances against the fused engine in oracle_axis_numeric. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,7 +93,7 @@ static void same_optimum(const pdt_dataset *ds, uint32_t size, uint32_t depth)
     if (!mpq_equal(a->objective, f->objective))
         fail_msg("%s, size %u, depth %u: backend %ld, fused %ld", pdt_dataset_name(ds), size, depth,
                  mpz_get_si(mpq_numref(a->objective)), mpz_get_si(mpq_numref(f->objective)));
-    assert_string_equal(a->engine, "binary");
+    assert_string_equal(a->engine, "numeric");
     assert_string_equal(f->engine, "fused");
     assert_string_equal(a->families, "axis");
     assert_true(a->size <= size && a->depth <= depth);
@@ -133,10 +135,19 @@ static void test_axis_backend_fallbacks(void **state)
     assert_string_equal(m->engine, "fused");
     pdt_model_free(&m);
     o.min_leaf = 0;
-    o.class_weights = "0.0=1,1.0=2,2.0=1";
+    o.class_weights = "0.0=1,1.0=2,2.0=1"; /* the numeric backend takes class weights */
     assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
-    assert_string_equal(m->engine, "fused");
+    assert_string_equal(m->engine, "numeric");
     pdt_model_free(&m);
+    o.lexicographic = true; /* ... but not with the binary backend's objectives, nor does fused */
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_EINVAL);
+    assert_non_null(strstr(err.message, "--lexicographic"));
+    assert_null(m);
+    o.class_weights = NULL;
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
+    assert_string_equal(m->engine, "binary");
+    pdt_model_free(&m);
+    o.lexicographic = false;
     o.class_weights = "z=2"; /* the option's error, not the backend's */
     assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_EINVAL);
     assert_true(strncmp(err.message, "option --class-weights: no class \"z\"", 36) == 0);
@@ -172,6 +183,7 @@ static void test_axis_backend_sparse(void **state)
         pdt_model *m = fit(ds, PDT_ENGINE_AUTO, 7, 3, alphas[a]);
         assert_true(mpq_equal(m->objective, best));
         assert_string_equal(m->sparse, alphas[a]);
+        assert_string_equal(m->engine, "binary");
         assert_axis_model(m, ds);
         pdt_model_free(&m);
         mpq_clears(best, v, NULL);

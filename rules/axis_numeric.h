@@ -1,0 +1,110 @@
+/* Private interface of the axis family's numeric backend (ConTree-class):
+ * depth- and size-limited optimal trees of thresholds x[j] ≤ v over the
+ * items' per-feature sorted orders, with branch-and-bound over the thresholds
+ * of a feature and a specialised depth-2 solver (axis_numeric*.c). */
+#ifndef PDT_RULES_AXIS_NUMERIC_H
+#define PDT_RULES_AXIS_NUMERIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "pdt_plugin.h"
+
+#define AN_INF INT64_MAX
+
+/* A tree in preorder: a branch node is (feature, row) — the rule x[feature] ≤
+ * x[row][feature] — followed by its left and right subtrees; a leaf has
+ * feature −1. */
+typedef struct an_entry {
+    int32_t feature;
+    uint32_t row;
+} an_entry;
+
+/* An item as the sweeps read it: row, its rank in the list's feature, class. */
+typedef struct an_item {
+    uint32_t row, rank, label;
+} an_item;
+
+/* A subproblem: m items; the items in increasing order of feature f (ties by
+ * row) are lists[f·m .. f·m + m). */
+typedef struct an_node {
+    uint32_t m;
+    const an_item *lists;
+} an_node;
+
+/* Scratch of one recursion level (levels are the distance from the root). */
+typedef struct an_frame {
+    an_item *lists;   /* the children's lists: left then right, N·F */
+    int64_t *tot;     /* class totals of the node (C) */
+    int64_t *wpre;    /* weight of the first p items of the scanned list (N + 1) */
+    uint32_t *bnd;    /* thresholds of the scanned feature: left sizes (N) */
+    uint32_t *order;  /* features by their best stump (F) */
+    int64_t *fstump;  /* best stump per feature (F) */
+    an_entry *tl, *tr, *tmp; /* the children's trees, a candidate tree */
+} an_frame;
+
+typedef struct an_stats {
+    uint64_t nodes;       /* subproblems entered */
+    uint64_t evaluated;   /* thresholds whose subtrees were computed */
+    uint64_t skipped;     /* thresholds decided by bounds alone */
+} an_stats;
+
+typedef struct an_ctx {
+    size_t n, nf, nc;
+    const int64_t *cw;     /* class weights (all 1: unit) */
+    bool unit;             /* every class weighs 1 */
+    uint8_t *mark;         /* per row: 1 = in the left part being evaluated */
+    int64_t *cnt;          /* class-count scratch, 4·C */
+    an_frame *frames;
+    uint32_t levels;
+    uint32_t tree_cap;     /* entries of a tree buffer */
+    /* limits */
+    bool has_deadline, aborted;
+    unsigned tick;
+    struct timespec start;
+    double deadline, last_progress;
+    pdt_progress_fn progress;
+    void *progress_user;
+    int64_t root_best;     /* the root's incumbent (AN_INF: none yet) */
+    an_stats stats;
+} an_ctx;
+
+/* The optimal tree of depth ≤ d with ≤ s branch nodes for the node's items,
+ * when it costs less than ub: returns its cost and writes it to out (*len
+ * entries).  Otherwise returns a lower bound ≥ ub and leaves out undefined.
+ * After a time limit (ctx->aborted) a returned value < ub is the cost of the
+ * tree written, not necessarily optimal. */
+int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
+                 an_entry *out, uint32_t *len);
+
+/* Leaf cost of weighted class counts: their total minus the largest. */
+static inline int64_t an_leaf_cost(const int64_t *cnt, size_t nc)
+{
+    int64_t tot = 0, best = 0;
+    for (size_t k = 0; k < nc; k++) {
+        tot += cnt[k];
+        if (cnt[k] > best) best = cnt[k];
+    }
+    return tot - best;
+}
+
+/* Best single split of the node's items (all of them, or with `marked` the
+ * marked ones and the others separately): cost, and the rule as a tree
+ * (feature −1 when no split beats the leaf).  Per-feature best in fbest when
+ * not NULL (one side only). */
+typedef struct an_stump {
+    int64_t leaf, best;
+    an_entry rule;
+} an_stump;
+
+void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
+               an_stump *marked, an_stump *other, int64_t *fbest);
+
+/* The fit: a model of exact axis rules (axis_numeric_fit.c). */
+pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+
+/* True when the time limit has passed (sets c->aborted); reports progress. */
+bool an_tick(an_ctx *c);
+
+#endif

@@ -1,0 +1,235 @@
+/* The numeric backend's driver: the items' sorted orders per feature, the
+ * limits, the search from the root, and the model with exact axis rules
+ * (each branch node's rule is x[j] ≤ the value of the last item of its left
+ * part, a data value; the model is accumulated again from the data with the
+ * rules' exact classify and must cost what the search reported). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../problems/classification.h"
+#include "axis.h"
+#include "axis_numeric.h"
+
+#define TICK_EVERY 64
+
+typedef struct an_data {
+    an_item *lists;
+    int64_t *cw, *cnt;
+    uint8_t *mark;
+    an_frame *frames;
+    uint32_t levels;
+    an_entry *tree;
+} an_data;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
+}
+
+static void report(an_ctx *c, double elapsed)
+{
+    if (elapsed - c->last_progress < 1.0) return;
+    c->last_progress = elapsed;
+    char best[48] = "none yet";
+    if (c->root_best != AN_INF) snprintf(best, sizeof best, "%lld", (long long)c->root_best);
+    pdt_progress p = {elapsed, c->stats.nodes, best};
+    c->progress(c->progress_user, &p);
+}
+
+bool an_tick(an_ctx *c)
+{
+    if (c->aborted) return true;
+    if ((!c->has_deadline && !c->progress) || (++c->tick % TICK_EVERY)) return false;
+    double elapsed = since(&c->start);
+    if (c->has_deadline && elapsed >= c->deadline) c->aborted = true;
+    if (c->progress) report(c, elapsed);
+    return c->aborted;
+}
+
+/* ------------------------------------------------------------ setup */
+
+/* Every feature's items in increasing order of value (counting sort on the
+ * dataset's exact ranks; equal values by row).  Without features, one list of
+ * the rows (the node totals are read from the first list). */
+static pdt_status sort_features(an_data *a, const pdt_dataset *ds, size_t n, size_t nf, pdt_error *err)
+{
+    uint32_t *start = malloc((n + 1) * sizeof *start);
+    if (!start) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && nf == 0; i++) a->lists[i] = (an_item){(uint32_t)i, 0, pdt_dataset_label(ds, i)};
+    for (size_t f = 0; f < nf; f++) {
+        an_item *list = a->lists + f * n;
+        memset(start, 0, (n + 1) * sizeof *start);
+        for (size_t i = 0; i < n; i++) start[pdt_dataset_rank(ds, i, f) + 1]++;
+        for (size_t v = 0; v < n; v++) start[v + 1] += start[v];
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = pdt_dataset_rank(ds, i, f);
+            list[start[r]++] = (an_item){(uint32_t)i, r, pdt_dataset_label(ds, i)};
+        }
+    }
+    free(start);
+    return PDT_OK;
+}
+
+/* Class weights as integers; the weighted total must leave room for sums. */
+static pdt_status weigh_classes(an_data *a, bool *unit, const pdt_dataset *ds, const cls_inst *ci,
+                                pdt_error *err)
+{
+    size_t n = pdt_dataset_rows(ds);
+    int64_t total = 0;
+    *unit = true;
+    for (size_t k = 0; k < ci->n_classes; k++) {
+        a->cw[k] = ci->weight[k];
+        if (a->cw[k] != 1) *unit = false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int64_t w = a->cw[pdt_dataset_label(ds, i)];
+        if (w > INT64_MAX / 4 - total)
+            return pdt_error_set(err, PDT_ELIMIT, "option --class-weights: the weighted total of the "
+                                 "rows does not fit in 62 bits; use --engine fused");
+        total += w;
+    }
+    return PDT_OK;
+}
+
+static pdt_status alloc_frames(an_data *a, size_t n, size_t nf, size_t nc, uint32_t d, uint32_t cap,
+                               pdt_error *err)
+{
+    a->levels = d + 1;
+    a->frames = calloc(a->levels, sizeof *a->frames);
+    if (!a->frames) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (uint32_t l = 0; l < a->levels; l++) {
+        an_frame *fr = &a->frames[l];
+        if (l + 3 <= d) fr->lists = malloc((n * nf + 1) * sizeof *fr->lists); /* nodes of depth ≥ 3 split */
+        fr->tot = malloc(nc * sizeof *fr->tot);
+        fr->wpre = malloc((n + 1) * sizeof *fr->wpre);
+        fr->bnd = malloc((n + 1) * sizeof *fr->bnd);
+        fr->order = malloc((nf + 1) * sizeof *fr->order);
+        fr->fstump = malloc((nf + 1) * sizeof *fr->fstump);
+        fr->tl = malloc(cap * sizeof *fr->tl);
+        fr->tr = malloc(cap * sizeof *fr->tr);
+        if ((l + 3 <= d && !fr->lists) || !fr->tot || !fr->wpre || !fr->bnd || !fr->order || !fr->fstump ||
+            !fr->tl || !fr->tr)
+            return pdt_error_set(err, PDT_ENOMEM, "out of memory for the search's scratch (%zu rows, "
+                                 "%zu features, depth %u)", n, nf, d);
+    }
+    return PDT_OK;
+}
+
+static void data_free(an_data *a)
+{
+    for (uint32_t l = 0; a->frames && l < a->levels; l++) {
+        an_frame *fr = &a->frames[l];
+        free(fr->lists);
+        free(fr->tot);
+        free(fr->wpre);
+        free(fr->bnd);
+        free(fr->order);
+        free(fr->fstump);
+        free(fr->tl);
+        free(fr->tr);
+    }
+    free(a->frames);
+    free(a->lists);
+    free(a->cw);
+    free(a->cnt);
+    free(a->mark);
+    free(a->tree);
+}
+
+/* Depth and budget as the search takes them: d ≤ s ≤ min(2^d − 1, N − 1). */
+static void limits(uint32_t *d, uint32_t *s, const pdt_fit_options *opt, size_t n)
+{
+    uint32_t dd = opt->max_depth, ss = opt->max_size;
+    uint32_t most = n > 1 ? (uint32_t)(n - 1 < UINT32_MAX / 2 ? n - 1 : UINT32_MAX / 2) : 0;
+    if (ss == PDT_UNLIMITED || ss > most) ss = most;
+    if (dd == PDT_UNLIMITED || dd > ss) dd = ss;
+    if (dd < 31 && ss > (1u << dd) - 1) ss = (1u << dd) - 1;
+    *d = dd;
+    *s = ss;
+}
+
+/* ------------------------------------------------------------ the model */
+
+static pdt_status make_model(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                             const an_entry *tree, uint32_t len, int64_t cost, pdt_error *err)
+{
+    pdt_rule *rules = calloc(len + 1, sizeof *rules);
+    int32_t *pre = malloc((len + 1) * sizeof *pre);
+    pdt_status st = rules && pre ? PDT_OK : pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    size_t n_rules = 0;
+    for (uint32_t k = 0; k < len && !st; k++) {
+        pre[k] = tree[k].feature < 0 ? -1 : (int32_t)n_rules;
+        if (tree[k].feature >= 0) st = axis_rule_make(&rules[n_rules], ds, (size_t)tree[k].feature, tree[k].row, err);
+        if (tree[k].feature >= 0 && !st) n_rules++;
+    }
+    if (!st) {
+        pdt_fit_options axis = *opt;
+        axis.rules = "axis";
+        st = cls_model_from_tree(out, ds, &axis, rules, n_rules, pre, len, cost, "numeric", err);
+    } else {
+        for (size_t r = 0; r < n_rules; r++) pdt_rule_clear(&rules[r]);
+    }
+    free(rules);
+    free(pre);
+    return st;
+}
+
+static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cls_inst *ci, uint32_t d,
+                          uint32_t s, pdt_error *err)
+{
+    size_t n = pdt_dataset_rows(ds), nf = pdt_dataset_dims(ds), nc = ci->n_classes;
+    uint32_t cap = 2 * s + 1;
+    a->lists = malloc((n * (nf ? nf : 1) + 1) * sizeof *a->lists);
+    a->cw = malloc((nc + 1) * sizeof *a->cw);
+    a->cnt = calloc(4 * nc, sizeof *a->cnt);
+    a->mark = calloc(n, 1);
+    a->tree = malloc(cap * sizeof *a->tree);
+    if (!a->lists || !a->cw || !a->cnt || !a->mark || !a->tree)
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory for %zu rows × %zu features", n, nf);
+    bool unit;
+    pdt_status st = weigh_classes(a, &unit, ds, ci, err);
+    if (!st) st = sort_features(a, ds, n, nf, err);
+    if (!st) st = alloc_frames(a, n, nf, nc, d, cap, err);
+    if (st) return st;
+    *c = (an_ctx){.n = n, .nf = nf, .nc = nc, .cw = a->cw, .unit = unit,
+                  .mark = a->mark, .cnt = a->cnt, .frames = a->frames, .levels = a->levels,
+                  .tree_cap = cap, .root_best = AN_INF};
+    return PDT_OK;
+}
+
+pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    *out = NULL;
+    an_ctx c;
+    an_data a = {0};
+    cls_inst ci;
+    uint32_t d, s, len = 0;
+    limits(&d, &s, opt, pdt_dataset_rows(ds));
+    pdt_status st = cls_inst_init(&ci, ds, opt->class_weights, err);
+    if (st) return st;
+    st = prepare(&a, &c, ds, &ci, d, s, err);
+    if (!st) {
+        clock_gettime(CLOCK_MONOTONIC, &c.start);
+        c.has_deadline = opt->time_limit > 0;
+        c.deadline = opt->time_limit;
+        c.progress = opt->progress;
+        c.progress_user = opt->progress_user;
+        an_node root = {(uint32_t)c.n, a.lists};
+        int64_t cost = an_solve(&c, &root, 0, d, s, AN_INF, a.tree, &len);
+        double seconds = since(&c.start);
+        st = make_model(out, ds, opt, a.tree, len, cost, err);
+        if (!st) {
+            pdt_model *m = *out;
+            m->optimal = !c.aborted;
+            m->stats = (pdt_search_stats){.nodes = c.stats.nodes, .candidates = c.stats.evaluated,
+                                          .pruned = c.stats.skipped, .seconds = seconds};
+            m->seconds = seconds;
+        }
+    }
+    data_free(&a);
+    cls_inst_clear(&ci);
+    return st;
+}

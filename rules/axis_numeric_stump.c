@@ -1,0 +1,135 @@
+/* Depth-1 subtrees of the numeric backend: one sweep of every feature's
+ * sorted items with running class counts gives the best threshold of one
+ * part of the node (all items), or of two parts at once (the items marked as
+ * the left part of a parent's split and the others) — the depth-2 solver's
+ * inner loop, O(m·F) per call with no pair-count table.  Thresholds sit only
+ * between different values, so equal values are never separated.
+ *
+ * Skipping (as ConTree's depth-one sweep): a threshold whose split costs g
+ * more than the part's best so far is followed by thresholds that move items
+ * of total weight w from right to left, and each moved item changes the cost
+ * by at most its weight; so none of them can improve on the best until
+ * w > g, and their costs are not computed. */
+#include <string.h>
+
+#include "axis_numeric.h"
+
+/* Misclassifications of the split of a part into cnt and tot − cnt. */
+static inline int64_t split_cost(const int64_t *cnt, const int64_t *tot, size_t nc)
+{
+    if (nc == 2) {
+        int64_t a = cnt[0] < cnt[1] ? cnt[0] : cnt[1];
+        int64_t r0 = tot[0] - cnt[0], r1 = tot[1] - cnt[1];
+        return a + (r0 < r1 ? r0 : r1);
+    }
+    int64_t a = 0, amax = 0, b = 0, bmax = 0;
+    for (size_t k = 0; k < nc; k++) {
+        int64_t x = cnt[k], y = tot[k] - cnt[k];
+        a += x;
+        b += y;
+        if (x > amax) amax = x;
+        if (y > bmax) bmax = y;
+    }
+    return a - amax + b - bmax;
+}
+
+/* A part being swept: its counts so far, totals, best, and skip budget. */
+typedef struct part {
+    int64_t *cnt;
+    const int64_t *tot;
+    an_stump *s;
+    int64_t skip;      /* evaluate the next threshold only when skip < 0 */
+    uint32_t last;     /* the last item added (the rule's defining row) */
+    bool fresh;        /* items were added since the last threshold */
+} part;
+
+static inline void add(part *p, const an_item *it, int64_t w)
+{
+    p->cnt[it->label] += w;
+    p->skip -= w;
+    p->last = it->row;
+    p->fresh = true;
+}
+
+/* At a threshold: the split's cost if it can matter; returns it (or AN_INF). */
+static inline int64_t offer(part *p, size_t nc, int32_t f)
+{
+    if (!p->fresh || p->skip >= 0 || p->s->best == 0) return AN_INF;
+    p->fresh = false;
+    int64_t cost = split_cost(p->cnt, p->tot, nc);
+    if (cost < p->s->best) {
+        p->s->best = cost;
+        p->s->rule = (an_entry){f, p->last};
+    }
+    p->skip = cost - p->s->best;
+    return cost;
+}
+
+static void part_start(part *p, int64_t *cnt, const int64_t *tot, an_stump *s, size_t nc)
+{
+    memset(cnt, 0, nc * sizeof *cnt);
+    *p = (part){cnt, tot, s, -1, 0, false};
+}
+
+/* One feature, one part.  Returns the feature's best split cost when every
+ * threshold was computed; with skipping, a guide for ordering the features
+ * (AN_INF when no threshold was computed). */
+static int64_t sweep_one(an_ctx *c, const an_item *list, uint32_t m, const int64_t *tot, an_stump *s,
+                         int32_t f)
+{
+    const size_t nc = c->nc;
+    part p;
+    part_start(&p, c->cnt, tot, s, nc);
+    int64_t fbest = AN_INF;
+    for (uint32_t k = 0; k + 1 < m && s->best > 0; k++) {
+        add(&p, &list[k], c->unit ? 1 : c->cw[list[k].label]);
+        if (list[k + 1].rank == list[k].rank) continue;
+        int64_t cost = offer(&p, nc, f);
+        if (cost < fbest) fbest = cost;
+    }
+    return fbest;
+}
+
+/* One feature, two parts: p[1] the marked items, p[0] the others. */
+static void sweep_two(an_ctx *c, const an_item *list, uint32_t m, part *p, int32_t f)
+{
+    const size_t nc = c->nc;
+    const uint8_t *mark = c->mark;
+    const int64_t *cw = c->cw;
+    const bool unit = c->unit;
+    for (uint32_t k = 0; k + 1 < m; k++) {
+        const an_item *it = &list[k];
+        add(&p[mark[it->row]], it, unit ? 1 : cw[it->label]);
+        if (list[k + 1].rank == it->rank) continue;
+        if (p[0].skip < 0) offer(&p[0], nc, f);
+        if (p[1].skip < 0) offer(&p[1], nc, f);
+    }
+}
+
+static void stump_init(an_stump *s, const int64_t *tot, size_t nc)
+{
+    s->leaf = s->best = an_leaf_cost(tot, nc);
+    s->rule = (an_entry){-1, 0};
+}
+
+void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
+               an_stump *marked, an_stump *other, int64_t *fbest)
+{
+    const uint32_t m = nd->m;
+    const size_t nc = c->nc;
+    stump_init(other, tot_other, nc);
+    if (marked) stump_init(marked, tot_marked, nc);
+    for (size_t f = 0; f < c->nf; f++) {
+        const an_item *list = nd->lists + f * m;
+        if (!marked) {
+            int64_t b = sweep_one(c, list, m, tot_other, other, (int32_t)f);
+            if (fbest) fbest[f] = b;
+            continue;
+        }
+        if (marked->best == 0 && other->best == 0) break;
+        part p[2];
+        part_start(&p[1], c->cnt, tot_marked, marked, nc);
+        part_start(&p[0], c->cnt + nc, tot_other, other, nc);
+        sweep_two(c, list, m, p, (int32_t)f);
+    }
+}
