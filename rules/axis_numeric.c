@@ -27,11 +27,6 @@
 
 #include "axis_numeric.h"
 
-typedef struct an_point {
-    uint32_t pos;  /* items on the left */
-    int64_t l, r;  /* lower bounds on the left and right subtrees' optima */
-} an_point;
-
 typedef struct an_scan {
     an_ctx *c;
     const an_node *nd;
@@ -45,6 +40,12 @@ typedef struct an_scan {
     an_entry *out;
     uint32_t *len;
 } an_scan;
+
+/* The slack is a quarter of the interval's larger half: the whole half-width
+ * (ConTree's choice) makes every child search looser than it pays for on these
+ * data (measured on raisin, wilt, page, rice, occupancy, fault at depth 3:
+ * 1/4 was fastest or within noise of it everywhere; 0 was 4–10× slower). */
+#define AN_SLACK_DIV 4
 
 static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
@@ -112,9 +113,9 @@ static void partition(an_ctx *c, const an_node *nd, const an_item *left_list, ui
 }
 
 /* Depth ≥ 3: the children by recursion, the larger first.  Both are searched
- * against the incumbent plus `slack` (ConTree's interval half-distance): a
- * threshold proven to cost at least best + slack bounds every neighbour
- * within slack of it, so the whole interval around it falls at once. */
+ * against the incumbent plus `slack` (after ConTree's interval half-distance):
+ * a threshold proven to cost at least best + slack bounds every neighbour
+ * within slack of it, so a whole stretch of the interval falls at once. */
 static void eval_deep(an_scan *s, an_point *q, int64_t slack)
 {
     an_ctx *c = s->c;
@@ -149,32 +150,44 @@ static inline void note_lb(an_scan *s, int64_t v)
     if (v < *s->lb) *s->lb = v;
 }
 
-static void bb(an_scan *s, const an_point *a, const an_point *b, int32_t ia, int32_t ib)
+static void evaluate(an_scan *s, an_point *q, int64_t slack)
+{
+    if (s->d == 2) eval_d2(s, q);
+    else eval_deep(s, q, slack);
+}
+
+/* The thresholds strictly between a and b; the first one looked at is iq
+ * (−1: the middle), already evaluated when it is `known`. */
+static void bb(an_scan *s, const an_point *a, const an_point *b, int32_t ia, int32_t ib, int32_t iq,
+               const an_point *known)
 {
     if (ib - ia <= 1 || s->c->aborted) return;
     if (a->l + b->r >= *s->best) {
         note_lb(s, a->l + b->r);
         return;
     }
-    int32_t iq = ia + (ib - ia) / 2;
+    if (iq <= ia || iq >= ib) iq = ia + (ib - ia) / 2;
     an_point q = {s->bnd[iq], 0, 0};
     q.l = max64(a->l, b->l - (s->wpre[b->pos] - s->wpre[q.pos]));
     q.r = max64(b->r, a->r - (s->wpre[q.pos] - s->wpre[a->pos]));
     int64_t before = *s->best;
-    if (q.l + q.r < before && !an_tick(s->c)) {
+    if (known && known->pos == q.pos) {
+        q.l = max64(q.l, known->l);
+        q.r = max64(q.r, known->r);
+        before = AN_INF; /* noted below: a lower bound in any case */
+    } else if (q.l + q.r < before && !an_tick(s->c)) {
         int64_t wa = s->wpre[q.pos] - s->wpre[a->pos], wb = s->wpre[b->pos] - s->wpre[q.pos];
-        if (s->d == 2) eval_d2(s, &q);
-        else eval_deep(s, &q, wa > wb ? wa : wb);
+        evaluate(s, &q, (wa > wb ? wa : wb) / AN_SLACK_DIV);
     } else {
         s->c->stats.skipped++;
     }
-    if (*s->best == before) note_lb(s, q.l + q.r);
+    if (*s->best == before || before == AN_INF) note_lb(s, q.l + q.r);
     if (a->l + q.r <= q.l + b->r) {
-        bb(s, a, &q, ia, iq);
-        bb(s, &q, b, iq, ib);
+        bb(s, a, &q, ia, iq, -1, NULL);
+        bb(s, &q, b, iq, ib, -1, NULL);
     } else {
-        bb(s, &q, b, iq, ib);
-        bb(s, a, &q, ia, iq);
+        bb(s, &q, b, iq, ib, -1, NULL);
+        bb(s, a, &q, ia, iq, -1, NULL);
     }
 }
 
@@ -190,16 +203,31 @@ static uint32_t thresholds(const an_ctx *c, an_frame *fr, const an_item *list, u
     return nb;
 }
 
+/* The index of the threshold with `pos` items on its left (−1: none), where
+ * the search of a feature starts: its best single split. */
+static int32_t first_threshold(const uint32_t *bnd, uint32_t nb, uint32_t pos)
+{
+    uint32_t lo = 0, hi = nb;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (bnd[mid] < pos) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < nb && bnd[lo] == pos ? (int32_t)lo : -1;
+}
+
 static void order_features(an_ctx *c, an_frame *fr)
 {
     for (uint32_t f = 0; f < c->nf; f++) {
         uint32_t k = f;
-        for (; k > 0 && fr->fstump[fr->order[k - 1]] > fr->fstump[f]; k--) fr->order[k] = fr->order[k - 1];
+        for (; k > 0 && fr->guide[fr->order[k - 1]].cost > fr->guide[f].cost; k--) fr->order[k] = fr->order[k - 1];
         fr->order[k] = f;
     }
 }
 
-/* Every feature, every split of the budget s − 1 between the children. */
+/* Every feature, every split of the budget s − 1 between the children.  Each
+ * feature's best single threshold is evaluated first, for all features before
+ * any interval search: a good incumbent early prunes every later interval. */
 static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s,
                    int64_t *best, int64_t *lb, an_entry *out, uint32_t *len)
 {
@@ -209,14 +237,22 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
     if (lo > hi) lo = hi;
     order_features(c, fr);
     for (uint32_t kl = hi + 1; kl-- > lo && !c->aborted;) {
+        an_scan sc = {c, nd, level, d, kl, s - 1 - kl, 0, NULL, fr->bnd, fr->wpre, best, lb, out, len};
         for (uint32_t t = 0; t < c->nf && !c->aborted && *best > 0; t++) {
             uint32_t f = fr->order[t];
-            const an_item *list = nd->lists + (size_t)f * nd->m;
-            uint32_t nb = thresholds(c, fr, list, nd->m);
-            if (!nb) continue;
-            an_scan sc = {c, nd, level, d, kl, s - 1 - kl, (int32_t)f, list, fr->bnd, fr->wpre, best, lb, out, len};
+            fr->probe[f] = (an_point){fr->guide[f].pos, 0, 0};
+            if (!fr->probe[f].pos || an_tick(c)) continue;
+            sc.f = (int32_t)f;
+            sc.list = nd->lists + (size_t)f * nd->m;
+            evaluate(&sc, &fr->probe[f], 0);
+        }
+        for (uint32_t t = 0; t < c->nf && !c->aborted && *best > 0; t++) {
+            uint32_t f = fr->order[t];
+            sc.f = (int32_t)f;
+            sc.list = nd->lists + (size_t)f * nd->m;
+            uint32_t nb = thresholds(c, fr, sc.list, nd->m);
             an_point a = {0, 0, 0}, b = {nd->m, 0, 0};
-            bb(&sc, &a, &b, -1, (int32_t)nb);
+            if (nb) bb(&sc, &a, &b, -1, (int32_t)nb, first_threshold(fr->bnd, nb, fr->probe[f].pos), &fr->probe[f]);
         }
     }
 }
@@ -242,7 +278,7 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     if (d > s) d = s;
     if (d < 31 && s > (1u << d) - 1) s = (1u << d) - 1;
     an_stump st;
-    an_stumps(c, nd, NULL, fr->tot, NULL, &st, fr->fstump);
+    an_stumps(c, nd, NULL, fr->tot, NULL, &st, fr->guide);
     if (st.best < *best) {
         *best = st.best;
         *len = leaf_or_stump(out, &st, true);

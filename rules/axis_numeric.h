@@ -33,6 +33,20 @@ typedef struct an_node {
     const an_item *lists;
 } an_node;
 
+/* A feature's best single threshold seen by a sweep: its cost and the number
+ * of items on its left (0: none); guides the order of the search. */
+typedef struct an_guide {
+    int64_t cost;
+    uint32_t pos;
+} an_guide;
+
+/* A threshold with pos items on its left and lower bounds on the optima of
+ * its left and right subtrees (exact values once it has been evaluated). */
+typedef struct an_point {
+    uint32_t pos;
+    int64_t l, r;
+} an_point;
+
 /* Scratch of one recursion level (levels are the distance from the root). */
 typedef struct an_frame {
     an_item *lists;   /* the children's lists: left then right, N·F */
@@ -40,7 +54,8 @@ typedef struct an_frame {
     int64_t *wpre;    /* weight of the first p items of the scanned list (N + 1) */
     uint32_t *bnd;    /* thresholds of the scanned feature: left sizes (N) */
     uint32_t *order;  /* features by their best stump (F) */
-    int64_t *fstump;  /* best stump per feature (F) */
+    an_guide *guide;  /* best stump per feature (F) */
+    an_point *probe;  /* per feature: its guide threshold, evaluated first (F) */
     an_entry *tl, *tr, *tmp; /* the children's trees, a candidate tree */
 } an_frame;
 
@@ -91,15 +106,15 @@ static inline int64_t an_leaf_cost(const int64_t *cnt, size_t nc)
 
 /* Best single split of the node's items (all of them, or with `marked` the
  * marked ones and the others separately): cost, and the rule as a tree
- * (feature −1 when no split beats the leaf).  Per-feature best in fbest when
- * not NULL (one side only). */
+ * (feature −1 when no split beats the leaf).  Per-feature guides when not
+ * NULL (one part only). */
 typedef struct an_stump {
     int64_t leaf, best;
     an_entry rule;
 } an_stump;
 
 void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
-               an_stump *marked, an_stump *other, int64_t *fbest);
+               an_stump *marked, an_stump *other, an_guide *guide);
 
 /* The fit: a model of exact axis rules (axis_numeric_fit.c). */
 pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);

@@ -107,10 +107,11 @@ static pdt_status alloc_frames(an_data *a, size_t n, size_t nf, size_t nc, uint3
         fr->wpre = malloc((n + 1) * sizeof *fr->wpre);
         fr->bnd = malloc((n + 1) * sizeof *fr->bnd);
         fr->order = malloc((nf + 1) * sizeof *fr->order);
-        fr->fstump = malloc((nf + 1) * sizeof *fr->fstump);
+        fr->guide = malloc((nf + 1) * sizeof *fr->guide);
+        fr->probe = malloc((nf + 1) * sizeof *fr->probe);
         fr->tl = malloc(cap * sizeof *fr->tl);
         fr->tr = malloc(cap * sizeof *fr->tr);
-        if ((l + 3 <= d && !fr->lists) || !fr->tot || !fr->wpre || !fr->bnd || !fr->order || !fr->fstump ||
+        if ((l + 3 <= d && !fr->lists) || !fr->tot || !fr->wpre || !fr->bnd || !fr->order || !fr->guide || !fr->probe ||
             !fr->tl || !fr->tr)
             return pdt_error_set(err, PDT_ENOMEM, "out of memory for the search's scratch (%zu rows, "
                                  "%zu features, depth %u)", n, nf, d);
@@ -127,7 +128,8 @@ static void data_free(an_data *a)
         free(fr->wpre);
         free(fr->bnd);
         free(fr->order);
-        free(fr->fstump);
+        free(fr->guide);
+        free(fr->probe);
         free(fr->tl);
         free(fr->tr);
     }

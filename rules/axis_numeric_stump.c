@@ -74,20 +74,20 @@ static void part_start(part *p, int64_t *cnt, const int64_t *tot, an_stump *s, s
 /* One feature, one part.  Returns the feature's best split cost when every
  * threshold was computed; with skipping, a guide for ordering the features
  * (AN_INF when no threshold was computed). */
-static int64_t sweep_one(an_ctx *c, const an_item *list, uint32_t m, const int64_t *tot, an_stump *s,
-                         int32_t f)
+static an_guide sweep_one(an_ctx *c, const an_item *list, uint32_t m, const int64_t *tot, an_stump *s,
+                          int32_t f)
 {
     const size_t nc = c->nc;
     part p;
     part_start(&p, c->cnt, tot, s, nc);
-    int64_t fbest = AN_INF;
+    an_guide g = {AN_INF, 0};
     for (uint32_t k = 0; k + 1 < m && s->best > 0; k++) {
         add(&p, &list[k], c->unit ? 1 : c->cw[list[k].label]);
         if (list[k + 1].rank == list[k].rank) continue;
         int64_t cost = offer(&p, nc, f);
-        if (cost < fbest) fbest = cost;
+        if (cost < g.cost) g = (an_guide){cost, k + 1};
     }
-    return fbest;
+    return g;
 }
 
 /* One feature, two parts: p[1] the marked items, p[0] the others. */
@@ -113,7 +113,7 @@ static void stump_init(an_stump *s, const int64_t *tot, size_t nc)
 }
 
 void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
-               an_stump *marked, an_stump *other, int64_t *fbest)
+               an_stump *marked, an_stump *other, an_guide *guide)
 {
     const uint32_t m = nd->m;
     const size_t nc = c->nc;
@@ -122,8 +122,8 @@ void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const in
     for (size_t f = 0; f < c->nf; f++) {
         const an_item *list = nd->lists + f * m;
         if (!marked) {
-            int64_t b = sweep_one(c, list, m, tot_other, other, (int32_t)f);
-            if (fbest) fbest[f] = b;
+            an_guide g = sweep_one(c, list, m, tot_other, other, (int32_t)f);
+            if (guide) guide[f] = g;
             continue;
         }
         if (marked->best == 0 && other->best == 0) break;
