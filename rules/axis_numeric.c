@@ -257,6 +257,27 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
     }
 }
 
+/* What the cache knows decides the subproblem: its optimum, or a lower bound
+ * that already reaches ub.  Returns true with the answer in *v. */
+static bool cached(an_ctx *c, const an_key *k, const an_node *nd, int64_t ub, an_entry *out, uint32_t *len,
+                   int64_t *v)
+{
+    int64_t lb, exact;
+    const an_entry *tree;
+    uint32_t n;
+    if (!an_cache_get(c->cache, k, nd, c->mark, &lb, &exact, &tree, &n)) return false;
+    if (exact != AN_INF) {
+        if (exact < ub) memcpy(out, tree, n * sizeof *tree), *len = n;
+        *v = exact;
+    } else if (lb >= ub) {
+        *v = lb;
+    } else {
+        return false;
+    }
+    c->stats.hits++;
+    return true;
+}
+
 int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
                  an_entry *out, uint32_t *len)
 {
@@ -277,6 +298,11 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     if (s > m - 1) s = m - 1;
     if (d > s) d = s;
     if (d < 31 && s > (1u << d) - 1) s = (1u << d) - 1;
+    an_key key;
+    int64_t v;
+    bool memo = c->cache && level > 0 && d >= 2;
+    if (memo) an_cache_key(&key, c->cache, nd, d, s);
+    if (memo && cached(c, &key, nd, ub, out, len, &v)) return v;
     an_stump st;
     an_stumps(c, nd, NULL, fr->tot, NULL, &st, fr->guide);
     if (st.best < *best) {
@@ -288,7 +314,8 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
      * least (and the leaf's and stump's costs) bounds the optimum when no tree
      * beats ub. */
     int64_t lb = st.best;
-    int64_t found = *best;
     search(c, nd, level, d == 2 || s == 2 ? 2 : d, s, best, &lb, out, len);
-    return *best < ub || *best < found ? *best : (lb > ub ? lb : ub);
+    v = *best < ub ? *best : (lb > ub ? lb : ub);
+    if (memo && !c->aborted) an_cache_put(c->cache, &key, nd, c->mark, v, v < ub ? v : AN_INF, out, *len);
+    return v;
 }

@@ -59,10 +59,30 @@ typedef struct an_frame {
     an_entry *tl, *tr, *tmp; /* the children's trees, a candidate tree */
 } an_frame;
 
+/* The subproblem cache (axis_numeric_cache.c). */
+typedef struct an_cache an_cache;
+typedef struct an_key {
+    uint64_t h1, h2;
+    uint32_t m, d, s;
+} an_key;
+
+pdt_status an_cache_new(an_cache **out, size_t n_rows, size_t limit_bytes, pdt_error *err);
+void an_cache_free(an_cache **c);
+size_t an_cache_entries(const an_cache *c);
+bool an_cache_full(const an_cache *c);
+void an_cache_key(an_key *k, const an_cache *c, const an_node *nd, uint32_t d, uint32_t s);
+/* What is known of the key's items (mark: the all-zero row flags, restored). */
+bool an_cache_get(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t *lb,
+                  int64_t *exact, const an_entry **tree, uint32_t *len);
+/* Records a lower bound, or the optimum (exact, not AN_INF) and its tree. */
+void an_cache_put(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t lb,
+                  int64_t exact, const an_entry *tree, uint32_t len);
+
 typedef struct an_stats {
     uint64_t nodes;       /* subproblems entered */
     uint64_t evaluated;   /* thresholds whose subtrees were computed */
     uint64_t skipped;     /* thresholds decided by bounds alone */
+    uint64_t hits;        /* subproblems answered by the cache */
 } an_stats;
 
 typedef struct an_ctx {
@@ -73,6 +93,7 @@ typedef struct an_ctx {
     int64_t *cnt;          /* class-count scratch, 4·C */
     an_frame *frames;
     uint32_t levels;
+    an_cache *cache;       /* NULL: none (--no-memo) */
     uint32_t tree_cap;     /* entries of a tree buffer */
     /* limits */
     bool has_deadline, aborted;

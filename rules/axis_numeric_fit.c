@@ -20,6 +20,7 @@ typedef struct an_data {
     an_frame *frames;
     uint32_t levels;
     an_entry *tree;
+    an_cache *cache;
 } an_data;
 
 static double since(const struct timespec *t0)
@@ -139,6 +140,7 @@ static void data_free(an_data *a)
     free(a->cnt);
     free(a->mark);
     free(a->tree);
+    an_cache_free(&a->cache);
 }
 
 /* Depth and budget as the search takes them: d ≤ s ≤ min(2^d − 1, N − 1). */
@@ -179,8 +181,12 @@ static pdt_status make_model(pdt_model **out, const pdt_dataset *ds, const pdt_f
     return st;
 }
 
-static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cls_inst *ci, uint32_t d,
-                          uint32_t s, pdt_error *err)
+/* The cache's byte limit: --memo-mb, else 256 MiB (rows of 20 000 items at
+ * depth 4 fill about that much on the ConTree data). */
+#define AN_MEMO_DEFAULT_MB 256
+
+static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cls_inst *ci,
+                          const pdt_fit_options *opt, uint32_t d, uint32_t s, pdt_error *err)
 {
     size_t n = pdt_dataset_rows(ds), nf = pdt_dataset_dims(ds), nc = ci->n_classes;
     uint32_t cap = 2 * s + 1;
@@ -195,10 +201,12 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
     pdt_status st = weigh_classes(a, &unit, ds, ci, err);
     if (!st) st = sort_features(a, ds, n, nf, err);
     if (!st) st = alloc_frames(a, n, nf, nc, d, cap, err);
+    size_t mb = opt->memo_megabytes ? opt->memo_megabytes : AN_MEMO_DEFAULT_MB;
+    if (!st && !opt->no_memo && d >= 3) st = an_cache_new(&a->cache, n, mb << 20, err);
     if (st) return st;
     *c = (an_ctx){.n = n, .nf = nf, .nc = nc, .cw = a->cw, .unit = unit,
                   .mark = a->mark, .cnt = a->cnt, .frames = a->frames, .levels = a->levels,
-                  .tree_cap = cap, .root_best = AN_INF};
+                  .tree_cap = cap, .root_best = AN_INF, .cache = a->cache};
     return PDT_OK;
 }
 
@@ -212,7 +220,7 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
     limits(&d, &s, opt, pdt_dataset_rows(ds));
     pdt_status st = cls_inst_init(&ci, ds, opt->class_weights, err);
     if (st) return st;
-    st = prepare(&a, &c, ds, &ci, d, s, err);
+    st = prepare(&a, &c, ds, &ci, opt, d, s, err);
     if (!st) {
         clock_gettime(CLOCK_MONOTONIC, &c.start);
         c.has_deadline = opt->time_limit > 0;
@@ -227,7 +235,8 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
             pdt_model *m = *out;
             m->optimal = !c.aborted;
             m->stats = (pdt_search_stats){.nodes = c.stats.nodes, .candidates = c.stats.evaluated,
-                                          .pruned = c.stats.skipped, .seconds = seconds};
+                                          .pruned = c.stats.skipped, .memo_hits = c.stats.hits,
+                                          .memo_entries = an_cache_entries(a.cache), .seconds = seconds};
             m->seconds = seconds;
         }
     }
