@@ -39,6 +39,10 @@ bool pdt_parse_rational(mpq_ptr out, const char *text, size_t len);
 /* Fast read access for plugins: the D nearest doubles of row i (row-major
  * storage, valid while ds lives) and the class labels. */
 const double *pdt_dataset_row(const pdt_dataset *ds, size_t i);
+/* The D exact values of row i in place (valid while ds lives), or NULL when
+ * the dataset keeps none (every value an integer below 2^53, exact as a
+ * double): then pdt_dataset_value_exact converts. */
+mpq_srcptr pdt_dataset_row_exact(const pdt_dataset *ds, size_t i);
 
 /* ------------------------------------------------------------ rules */
 

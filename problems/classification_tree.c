@@ -15,7 +15,7 @@ typedef struct tree_build {
     const cls_inst *ci;
     const int32_t *pre;
     size_t len, pos;
-    mpq_t *x;        /* n·D exact coordinates */
+    mpq_t *x;        /* n·D exact coordinates, when the dataset keeps none */
     int64_t cost;
     pdt_error *err;
 } tree_build;
@@ -79,7 +79,8 @@ static pdt_status build_node(tree_build *b, const uint64_t *items, int32_t *out)
     for (size_t i = 0; i < n; i++) {
         if (!pdt_bit_get(items, i)) continue;
         bool left = false;
-        st = rule->cls->classify(&left, rule, b->x[i * d], d, b->err);
+        mpq_srcptr row = b->x ? b->x[i * d] : pdt_dataset_row_exact(b->ci->ds, i);
+        st = rule->cls->classify(&left, rule, row, d, b->err);
         if (st) break;
         pdt_bit_set(child + (left ? 0 : words), i);
     }
@@ -92,6 +93,29 @@ static pdt_status build_node(tree_build *b, const uint64_t *items, int32_t *out)
     return st;
 }
 
+/* The rows' exact coordinates for classify: none to make when the dataset
+ * keeps them (then *x stays NULL), else converted here (n·D to clear). */
+static pdt_status coordinates(mpq_t **x, const pdt_dataset *ds, pdt_error *err)
+{
+    size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds);
+    *x = NULL;
+    if (n > 0 && pdt_dataset_row_exact(ds, 0)) return PDT_OK;
+    *x = malloc((n * d + 1) * sizeof **x);
+    if (!*x) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < d; j++) {
+            mpq_init((*x)[i * d + j]);
+            pdt_dataset_value_exact((*x)[i * d + j], ds, i, j);
+        }
+    return PDT_OK;
+}
+
+static void clear_coordinates(mpq_t *x, size_t count)
+{
+    for (size_t k = 0; x && k < count; k++) mpq_clear(x[k]);
+    free(x);
+}
+
 static pdt_status grow(pdt_model *m, const cls_inst *ci, pdt_rule *rules, size_t n_rules,
                        const int32_t *pre, size_t len, int64_t *cost, pdt_error *err)
 {
@@ -99,25 +123,22 @@ static pdt_status grow(pdt_model *m, const cls_inst *ci, pdt_rule *rules, size_t
     m->nodes = calloc(len + 1, sizeof *m->nodes);
     m->counts = calloc((len + 1) * m->n_classes, sizeof *m->counts);
     m->rules = calloc(n_rules + 1, sizeof *m->rules);
-    mpq_t *x = malloc((n * d + 1) * sizeof *x);
     uint64_t *all = calloc(ci->words + 1, sizeof *all);
+    mpq_t *x = NULL;
     pdt_status st = PDT_OK;
-    if (!m->nodes || !m->counts || !m->rules || !x || !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    if (!m->nodes || !m->counts || !m->rules || !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    if (!st) st = coordinates(&x, ci->ds, err);
     if (!st) {
         for (size_t r = 0; r < n_rules; r++) m->rules[r] = rules[r], memset(&rules[r], 0, sizeof *rules);
         m->n_rules = n_rules;
-        for (size_t k = 0; k < n * d; k++) mpq_init(x[k]);
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < d; j++) pdt_dataset_value_exact(x[i * d + j], ci->ds, i, j);
         pdt_bits_fill(all, n);
         tree_build b = {m, ci, pre, len, 0, x, 0, err};
         int32_t root;
         st = build_node(&b, all, &root);
         if (!st && b.pos != len) st = pdt_error_set(err, PDT_EINTERNAL, "tree longer than its nodes");
         *cost = b.cost;
-        for (size_t k = 0; k < n * d; k++) mpq_clear(x[k]);
     }
-    free(x);
+    clear_coordinates(x, n * d);
     free(all);
     return st;
 }
