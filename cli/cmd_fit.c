@@ -22,7 +22,7 @@ static cli_option fit_options[] = {
     {"sparse", 0, "ALPHA", "minimise errors/N + ALPHA·(branch nodes), ALPHA an exact decimal", NULL},
     {"lexicographic", 0, NULL, "fewest branch nodes among the most accurate trees", NULL},
     {"no-memo", 0, NULL, "do not cache subproblems", NULL},
-    {"memo-mb", 0, "MB", "subproblem cache size in MiB (default 1024)", NULL},
+    {"memo-mb", 0, "MB", "subproblem cache size in MiB (default 1024; 256 for the numeric axis backend)", NULL},
     {"time-limit", 0, "S", "stop after S seconds with the best tree so far (not proven optimal)", NULL},
     {"output", 'o', "FILE", "write the model / result document (JSON)", NULL},
     {"dot", 0, "FILE", "write the tree as Graphviz DOT", NULL},

@@ -191,12 +191,65 @@ static void test_axis_backend_sparse(void **state)
     pdt_dataset_free(&ds);
 }
 
+static void count_report(void *user, const pdt_progress *p)
+{
+    (void)p;
+    ++*(int *)user;
+}
+
+/* A search that cannot finish in time (4000 rows of random labels in three
+ * classes, 6 features with 1000 values each, depth 4): the numeric backend
+ * returns after the limit with its best tree flagged not optimal, a tree that
+ * costs what it reports, within the limits, after reporting progress. */
+static void test_axis_backend_time_limit(void **state)
+{
+    (void)state;
+    enum { N = 4000, F = 6 };
+    size_t cap = (size_t)N * (F * 5 + 4) + 64, len = 0;
+    char *csv = malloc(cap);
+    tu_rng rng = {0x71e1};
+    len += (size_t)snprintf(csv + len, cap - len, "a,b,c,d,e,f,class\n");
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < F; j++) len += (size_t)snprintf(csv + len, cap - len, "%u,", tu_below(&rng, 1000));
+        len += (size_t)snprintf(csv + len, cap - len, "%c\n", "xyz"[tu_below(&rng, 3)]);
+    }
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_read_csv(&ds, csv, len, "random.csv", &(pdt_csv_options){0}, &err)) fail_msg("%s", err.message);
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "axis";
+    o.max_depth = 4;
+    o.time_limit = 1.5;
+    int reports = 0;
+    o.progress = count_report;
+    o.progress_user = &reports;
+    pdt_model *m = NULL;
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
+    assert_string_equal(m->engine, "numeric");
+    assert_false(m->optimal);
+    assert_true(reports >= 1);
+    assert_true(m->depth <= 4 && m->size <= 15);
+    uint32_t *pred = malloc(N * sizeof *pred);
+    assert_int_equal(pdt_model_predict(pred, m, ds, &err), PDT_OK);
+    uint64_t wrong = 0, count[3] = {0};
+    for (size_t i = 0; i < N; i++) wrong += pred[i] != pdt_dataset_label(ds, i), count[pdt_dataset_label(ds, i)]++;
+    assert_int_equal(wrong, mpz_get_ui(mpq_numref(m->objective)));
+    uint64_t most = count[0] > count[1] ? count[0] : count[1];
+    assert_true(wrong < N - (most > count[2] ? most : count[2])); /* better than a leaf */
+    free(pred);
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+    free(csv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_axis_backend_same_optimum),
         cmocka_unit_test(test_axis_backend_fallbacks),
         cmocka_unit_test(test_axis_backend_sparse),
+        cmocka_unit_test(test_axis_backend_time_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
