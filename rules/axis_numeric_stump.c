@@ -106,6 +106,37 @@ static void sweep_two(an_ctx *c, const an_item *list, uint32_t m, part *p, int32
     }
 }
 
+/* The same for two classes of weight 1 (most data sets): the counts, skip
+ * budgets and bests live in locals, and a split's cost is two minima. */
+static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, an_stump *const st[2],
+                             const int64_t *const tot[2], int32_t f)
+{
+    const uint8_t *mark = c->mark;
+    int64_t cnt[2][2] = {{0, 0}, {0, 0}}, skip[2] = {0, 0};
+    int64_t best[2] = {st[0]->best, st[1]->best};
+    uint32_t last[2] = {0, 0};
+    for (uint32_t k = 0; k + 1 < m; k++) {
+        const an_item *it = &list[k];
+        unsigned side = mark[it->row];
+        cnt[side][it->label]++;
+        skip[side]--;
+        last[side] = it->row;
+        if (list[k + 1].rank == it->rank) continue;
+        for (unsigned p = 0; p < 2; p++) {
+            if (skip[p] >= 0 || best[p] == 0) continue;
+            int64_t a = cnt[p][0] < cnt[p][1] ? cnt[p][0] : cnt[p][1];
+            int64_t r0 = tot[p][0] - cnt[p][0], r1 = tot[p][1] - cnt[p][1];
+            int64_t cost = a + (r0 < r1 ? r0 : r1);
+            if (cost < best[p]) {
+                best[p] = cost;
+                st[p]->best = cost;
+                st[p]->rule = (an_entry){f, last[p]};
+            }
+            skip[p] = cost - best[p];
+        }
+    }
+}
+
 static void stump_init(an_stump *s, const int64_t *tot, size_t nc)
 {
     s->leaf = s->best = an_leaf_cost(tot, nc);
@@ -127,6 +158,12 @@ void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const in
             continue;
         }
         if (marked->best == 0 && other->best == 0) break;
+        if (nc == 2 && c->unit) {
+            an_stump *const st[2] = {other, marked};
+            const int64_t *const tot[2] = {tot_other, tot_marked};
+            sweep_two_binary(c, list, m, st, tot, (int32_t)f);
+            continue;
+        }
         part p[2];
         part_start(&p[1], c->cnt, tot_marked, marked, nc);
         part_start(&p[0], c->cnt + nc, tot_other, other, nc);
