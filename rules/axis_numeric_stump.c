@@ -113,6 +113,7 @@ static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, a
 {
     const uint8_t *mark = c->mark;
     int64_t cnt[2][2] = {{0, 0}, {0, 0}}, skip[2] = {0, 0};
+    int64_t left[2] = {tot[0][0] + tot[0][1], tot[1][0] + tot[1][1]}; /* items not yet added */
     int64_t best[2] = {st[0]->best, st[1]->best};
     uint32_t last[2] = {0, 0};
     for (uint32_t k = 0; k + 1 < m; k++) {
@@ -120,6 +121,7 @@ static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, a
         unsigned side = mark[it->row];
         cnt[side][it->label]++;
         skip[side]--;
+        left[side]--;
         last[side] = it->row;
         if (list[k + 1].rank == it->rank) continue;
         for (unsigned p = 0; p < 2; p++) {
@@ -134,6 +136,8 @@ static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, a
             }
             skip[p] = cost - best[p];
         }
+        /* the rest moves at most left[p] items: no improvement unless skip < left */
+        if ((skip[0] >= left[0] || best[0] == 0) && (skip[1] >= left[1] || best[1] == 0)) break;
     }
 }
 
