@@ -1,6 +1,6 @@
 /* The axis family's specialised backends.  Misclassifications (plain or
  * class-weighted) under depth and size limits go to the numeric backend
- * (axis_numeric*.c).  The sparse and lexicographic objectives are solved by
+ * (backends/numeric/).  The sparse and lexicographic objectives are solved by
  * the binary-feature backend on the binarised columns, and its tree is turned
  * back into axis rules here.
  *
@@ -28,7 +28,7 @@
 
 #include "../problems/classification.h"
 #include "axis.h"
-#include "axis_numeric.h"
+#include "../backends/numeric/axis_numeric.h"
 #include "bitset.h"
 
 typedef struct conv {
@@ -136,7 +136,7 @@ static pdt_status convert(pdt_model **out, const pdt_model *src, const pdt_datas
 }
 
 /* Plain and class-weighted misclassifications go to the numeric backend
- * (axis_numeric*.c); the sparse and lexicographic objectives to the binary
+ * (backends/numeric/); the sparse and lexicographic objectives to the binary
  * backend through the conversion above. */
 static bool via_binary(const pdt_fit_options *opt) { return opt->sparse || opt->lexicographic; }
 

@@ -3,7 +3,7 @@
  * binarised (binary_encode.c: thresholds x ≤ t, or one-hot x ≠ v).  Any
  * feature may lie below any other on either side (relation BOTH), so the
  * generic engine must try every feature in every region; the solve slot is
- * the MurTree-class backend (binary_fit.c) that does this fast.
+ * the MurTree-class backend (backends/murtree/) that does this fast.
  *
  * A standalone rule has two integers (column, kind) and one rational:
  *   kind 0  left iff x = 0          (rational 0)

@@ -1,6 +1,6 @@
 /* The binary rule family: private interface between the plugin (binary.c),
  * the binarisation (binary_encode.c) and the MurTree-class backend
- * (binary_solver.c, binary_d2.c, binary_cache.c, binary_fit.c). */
+ * (backends/murtree/: binary_solver.c, binary_d2.c, binary_cache.c, binary_fit.c). */
 #ifndef PDT_BINARY_IMPL_H
 #define PDT_BINARY_IMPL_H
 
@@ -57,7 +57,7 @@ void bs_data_clear(bs_data *d);
 /* Leaf misclassifications of the items (majority class, ties to the smallest index). */
 uint32_t bs_leaf(const bs_data *d, const uint64_t *items, uint32_t *label);
 
-/* The plugin's solve slot: the optimal tree on the binarised data (binary_fit.c). */
+/* The plugin's solve slot: the optimal tree on the binarised data (backends/murtree/binary_fit.c). */
 pdt_status bs_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 
 #endif

@@ -4,7 +4,7 @@
  * < 0", points on the surface placed by the assignment (hypersurface.h).
  * C(N, G)·2^G candidates, G = C(D+g, g) − 1 (5 for conics in the plane).
  * Fits of at most 2 branch nodes on one family use the streaming backend in
- * hypersurface_solve.c, which needs no candidate list. */
+ * backends/hypersurface/hypersurface_solve.c, which needs no candidate list. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -92,7 +92,7 @@ bool hs_data_tuple(hs_eval *e, const hs_data *hd, const uint32_t *t);
 extern const pdt_rule_class pdt_rule_class_hypersurface;
 pdt_status hs_export_tuple(pdt_rule *rule, const hs_data *hd, const uint32_t *t, int64_t mask, pdt_error *err);
 
-/* The streaming backend (hypersurface_solve.c). */
+/* The streaming backend (backends/hypersurface/hypersurface_solve.c). */
 pdt_status hs_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 /* What hs_solve does not take (NULL: it takes this fit); pdt_fit then runs the fused engine. */
 const char *hs_solve_declines(const pdt_dataset *ds, const pdt_fit_options *opt);

@@ -4,7 +4,7 @@
  * specification.  The grid coordinates put many points on one conic (lifted
  * degeneracies), duplicates make tuples dependent.  Every engine is checked:
  * fused, without cache, the combination driver, and auto, which for
- * hypersurfaces alone is the streaming backend (hypersurface_solve.c).  See
+ * hypersurfaces alone is the streaming backend (backends/hypersurface/).  See
  * support/oracle.h for the checks.  Instance i uses seed BASE + i. */
 #include "oracle.h"
 #include "test_util.h"

@@ -15,7 +15,7 @@
 
 #include "binary_search.h"
 #include "bitset.h"
-#include "../problems/classification.h"
+#include "../../problems/classification.h"
 #include "model_impl.h"
 
 typedef struct fit_state {

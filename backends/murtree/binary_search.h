@@ -6,7 +6,7 @@
 
 #include <time.h>
 
-#include "binary_impl.h"
+#include "../../rules/binary_impl.h"
 
 #define BS_D2 (UINT32_MAX - 1) /* root "feature" of a subtree that is the depth-2 solver's tree */
 

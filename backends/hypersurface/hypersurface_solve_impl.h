@@ -6,8 +6,8 @@
 
 #include <time.h>
 
-#include "../problems/classification.h"
-#include "hypersurface.h"
+#include "../../problems/classification.h"
+#include "../../rules/hypersurface.h"
 
 #define HSS_MAX_G 6                          /* surface-point tables have one bit per assignment */
 #define HSS_TABLE_BYTES (UINT64_C(3) << 30)  /* tuple bases kept for K = 2 */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../problems/classification.h"
-#include "axis.h"
+#include "../../problems/classification.h"
+#include "../../rules/axis.h"
 #include "axis_numeric.h"
 
 #define TICK_EVERY 64
