@@ -17,12 +17,15 @@
  * bounds hold for lower bounds in place of optima, which is what a subtree
  * search cut off by its upper bound returns.
  *
- * Upper bounds go down: the left child is searched against the incumbent
- * minus the right child's lower bound, the right child against the incumbent
- * minus the left child's cost.  Features are tried in the order of their best
- * single threshold.  Depth-2 subtrees are solved by sweeps (an_stumps), deeper
- * ones by recursion on the children's sorted lists, which a split partitions
- * stably (O(m·F) per split, O(N·F) memory per level). */
+ * Upper bounds go down (eval_deep): the larger child is searched against the
+ * incumbent plus a slack minus the other child's lower bound, the other
+ * against what the first leaves.  A search that finds nothing under its bound
+ * returns the least lower bound it proved.  Features are tried in the order
+ * of their best single threshold, which is evaluated first.  Depth-2 subtrees
+ * are solved by sweeps (an_stumps), deeper ones by recursion on the
+ * children's sorted lists, which a split partitions stably (O(m·F) per split,
+ * O(N·F) memory per level); the cache (axis_numeric_cache.c) answers item sets
+ * met again. */
 #include <string.h>
 
 #include "axis_numeric.h"
@@ -144,7 +147,6 @@ static void eval_deep(an_scan *s, an_point *q, int64_t slack)
     else compose(s, s->list[pos - 1].row, t2, l2, t1, l1);
 }
 
-/* The thresholds strictly between a and b (indices ia < ib into bnd). */
 static inline void note_lb(an_scan *s, int64_t v)
 {
     if (v < *s->lb) *s->lb = v;

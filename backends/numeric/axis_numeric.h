@@ -56,7 +56,7 @@ typedef struct an_frame {
     uint32_t *order;  /* features by their best stump (F) */
     an_guide *guide;  /* best stump per feature (F) */
     an_point *probe;  /* per feature: its guide threshold, evaluated first (F) */
-    an_entry *tl, *tr, *tmp; /* the children's trees, a candidate tree */
+    an_entry *tl, *tr; /* the children's trees */
 } an_frame;
 
 /* The subproblem cache (axis_numeric_cache.c). */
@@ -69,7 +69,6 @@ typedef struct an_key {
 pdt_status an_cache_new(an_cache **out, size_t n_rows, size_t limit_bytes, pdt_error *err);
 void an_cache_free(an_cache **c);
 size_t an_cache_entries(const an_cache *c);
-bool an_cache_full(const an_cache *c);
 void an_cache_key(an_key *k, const an_cache *c, const an_node *nd, uint32_t d, uint32_t s);
 /* What is known of the key's items (mark: the all-zero row flags, restored). */
 bool an_cache_get(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t *lb,
@@ -86,15 +85,13 @@ typedef struct an_stats {
 } an_stats;
 
 typedef struct an_ctx {
-    size_t n, nf, nc;
+    size_t nf, nc;         /* features, classes */
     const int64_t *cw;     /* class weights (all 1: unit) */
     bool unit;             /* every class weighs 1 */
     uint8_t *mark;         /* per row: 1 = in the left part being evaluated */
     int64_t *cnt;          /* class-count scratch, 4·C */
     an_frame *frames;
-    uint32_t levels;
     an_cache *cache;       /* NULL: none (--no-memo) */
-    uint32_t tree_cap;     /* entries of a tree buffer */
     /* limits */
     bool has_deadline, aborted;
     unsigned tick;
@@ -114,7 +111,8 @@ typedef struct an_ctx {
 int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
                  an_entry *out, uint32_t *len);
 
-/* Leaf cost of weighted class counts: their total minus the largest. */
+/* Leaf cost of class counts already weighted: their total minus the largest
+ * (cls_leaf_cost does the same from unweighted counts and the weights). */
 static inline int64_t an_leaf_cost(const int64_t *cnt, size_t nc)
 {
     int64_t tot = 0, best = 0;

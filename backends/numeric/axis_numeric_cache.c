@@ -82,7 +82,6 @@ void an_cache_free(an_cache **cp)
 }
 
 size_t an_cache_entries(const an_cache *c) { return c ? c->n_e : 0; }
-bool an_cache_full(const an_cache *c) { return c && c->full; }
 
 void an_cache_key(an_key *k, const an_cache *c, const an_node *nd, uint32_t d, uint32_t s)
 {

@@ -204,9 +204,8 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
     size_t mb = opt->memo_megabytes ? opt->memo_megabytes : AN_MEMO_DEFAULT_MB;
     if (!st && !opt->no_memo && d >= 3) st = an_cache_new(&a->cache, n, mb << 20, err);
     if (st) return st;
-    *c = (an_ctx){.n = n, .nf = nf, .nc = nc, .cw = a->cw, .unit = unit,
-                  .mark = a->mark, .cnt = a->cnt, .frames = a->frames, .levels = a->levels,
-                  .tree_cap = cap, .root_best = AN_INF, .cache = a->cache};
+    *c = (an_ctx){.nf = nf, .nc = nc, .cw = a->cw, .unit = unit, .mark = a->mark, .cnt = a->cnt,
+                  .frames = a->frames, .root_best = AN_INF, .cache = a->cache};
     return PDT_OK;
 }
 
@@ -227,7 +226,7 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
         c.deadline = opt->time_limit;
         c.progress = opt->progress;
         c.progress_user = opt->progress_user;
-        an_node root = {(uint32_t)c.n, a.lists};
+        an_node root = {(uint32_t)pdt_dataset_rows(ds), a.lists};
         int64_t cost = an_solve(&c, &root, 0, d, s, AN_INF, a.tree, &len);
         double seconds = since(&c.start);
         st = make_model(out, ds, opt, a.tree, len, cost, err);
