@@ -108,19 +108,27 @@ static void write_value(char *out, size_t cap, int32_t v4, bool dot)
         snprintf(out, cap, "%g", v4 / 4.0); /* 0.25, 0.5, 1.5, 2.75, 3.5: exact */
 }
 
-static void make_csv(inst *c)
+/* CSV text (header x0,x1,..,class) of n rows of values · 4 (row i at x4 + i·stride);
+ * dot[i] (when dot is not NULL) spells row i's integers "2.0". */
+static void write_csv(char *csv, size_t cap, size_t n, size_t dims, const int32_t *x4, size_t stride,
+                      const bool *dot, const uint32_t *label, const char *const *names)
 {
     size_t len = 0;
-    for (size_t j = 0; j < c->dims; j++) len += (size_t)snprintf(c->csv + len, CSV_CAP - len, "x%zu,", j);
-    len += (size_t)snprintf(c->csv + len, CSV_CAP - len, "class\n");
-    for (size_t i = 0; i < c->n; i++) {
-        for (size_t j = 0; j < c->dims; j++) {
+    for (size_t j = 0; j < dims; j++) len += (size_t)snprintf(csv + len, cap - len, "x%zu,", j);
+    len += (size_t)snprintf(csv + len, cap - len, "class\n");
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < dims; j++) {
             char v[32];
-            write_value(v, sizeof v, c->x4[i][j], c->spell_dot[i]);
-            len += (size_t)snprintf(c->csv + len, CSV_CAP - len, "%s,", v);
+            write_value(v, sizeof v, x4[i * stride + j], dot && dot[i]);
+            len += (size_t)snprintf(csv + len, cap - len, "%s,", v);
         }
-        len += (size_t)snprintf(c->csv + len, CSV_CAP - len, "%s\n", c->names[c->label[i]]);
+        len += (size_t)snprintf(csv + len, cap - len, "%s\n", names[label[i]]);
     }
+}
+
+static void make_csv(inst *c)
+{
+    write_csv(c->csv, CSV_CAP, c->n, c->dims, c->x4[0], MAX_DIMS, c->spell_dot, c->label, c->names);
 }
 
 static void print_inst(const inst *c)
@@ -606,17 +614,7 @@ typedef struct vb_stats {
 
 static void vb_make_csv(vb_inst *c)
 {
-    size_t len = 0;
-    for (size_t j = 0; j < c->dims; j++) len += (size_t)snprintf(c->csv + len, VB_CSV_CAP - len, "x%zu,", j);
-    len += (size_t)snprintf(c->csv + len, VB_CSV_CAP - len, "class\n");
-    for (size_t i = 0; i < c->n; i++) {
-        for (size_t j = 0; j < c->dims; j++) {
-            char v[32];
-            write_value(v, sizeof v, c->x4[i][j], false);
-            len += (size_t)snprintf(c->csv + len, VB_CSV_CAP - len, "%s,", v);
-        }
-        len += (size_t)snprintf(c->csv + len, VB_CSV_CAP - len, "%s\n", c->names[c->label[i]]);
-    }
+    write_csv(c->csv, VB_CSV_CAP, c->n, c->dims, c->x4[0], VB_MAX_DIMS, NULL, c->label, c->names);
 }
 
 static void vb_print(const vb_inst *c)
