@@ -54,6 +54,25 @@ static void test_rational_decimals_are_exact(void **state)
     check_value("123456789012345678901234567890.5", "246913578024691357802469135781", "2");
 }
 
+/* The machine-integer path's edges: 19 significant digits (leading zeros not
+ * counted), 10^−19, factors 2 and 5 shared with the power of ten, and the
+ * first sizes that go to GMP.  check_value canonicalises its own num/den. */
+static void test_rational_machine_integer_edges(void **state)
+{
+    (void)state;
+    check_value("9999999999999999999", "9999999999999999999", "1");
+    check_value("0.9999999999999999999", "9999999999999999999", "10000000000000000000");
+    check_value("0.005920115910602771", "5920115910602771", "1000000000000000000");
+    check_value("0.0000000000000000001", "1", "10000000000000000000");
+    check_value("1.250000000000000000", "5", "4");
+    check_value("0.0000000000000000016", "16", "10000000000000000000");
+    check_value("-0.0000000000000000625", "-625", "10000000000000000000");
+    check_value("99999999999999999999", "99999999999999999999", "1");                     /* 20 digits */
+    check_value("0.00000000000000000001", "1", "100000000000000000000");                   /* 10^-20 */
+    check_value("18446744073709551616", "18446744073709551616", "1");                      /* 2^64 */
+    check_value("0.0", "0", "1");
+}
+
 static void test_rational_negative_zero_is_zero(void **state)
 {
     (void)state;
@@ -224,6 +243,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rational_decimals_are_exact),
+        cmocka_unit_test(test_rational_machine_integer_edges),
         cmocka_unit_test(test_rational_negative_zero_is_zero),
         cmocka_unit_test(test_rational_exponents),
         cmocka_unit_test(test_rational_fractions),
