@@ -138,9 +138,9 @@ static pdt_status fill_feature(csv_loader *L, size_t i, const csv_column *col, c
         ds->x[cell] = short_integer_value(t.text, t.len);
         return PDT_OK;
     }
-    mpq_ptr q = ds->q ? ds->q[cell] : L->scratch;
-    pdt_status st = fill_rational(q, L, f, err);
-    if (st == PDT_OK) ds->x[cell] = pdt_rational_to_double(q);
+    pdt_status st = fill_rational(L->scratch, L, f, err);
+    if (st == PDT_OK) ds->x[cell] = pdt_rational_to_double(L->scratch);
+    if (st == PDT_OK && ds->q) st = pdt_dataset_store_exact(ds, cell, L->scratch, err);
     return st;
 }
 

@@ -18,6 +18,76 @@ char *pdt_strndup(const char *s, size_t len)
 /* calloc that returns a usable pointer for zero elements too. */
 static void *alloc_zeroed(size_t count, size_t size) { return calloc(count ? count : 1, size); }
 
+/* out becomes a read-only view (GMP's MPZ_ROINIT_N) of |size| normalised
+ * limbs with the sign of size; GMP never writes through such a view.  Storing
+ * a cell again leaves its old limbs unused in the blocks. */
+static mp_limb_t limb_zero = 0, limb_one = 1;
+
+static void view(mpz_ptr out, mp_limb_t *limbs, mp_size_t size)
+{
+    mpz_t v = MPZ_ROINIT_N(size ? limbs : &limb_zero, size);
+    *out = v[0];
+}
+
+/* Every cell the view of 0/1: no allocation until a value is stored. */
+static mpq_t *alloc_views(size_t count)
+{
+    mpq_t *q = alloc_zeroed(count, sizeof *q);
+    if (q)
+        for (size_t k = 0; k < count; k++) {
+            view(mpq_numref(q[k]), NULL, 0);
+            view(mpq_denref(q[k]), &limb_one, 1);
+        }
+    return q;
+}
+
+static mp_limb_t *take_limbs(pdt_dataset *ds, size_t count)
+{
+    pdt_limb_block *b = ds->limbs;
+    if (!b || b->cap - b->used < count) {
+        size_t cap = count > 65536 ? count : 65536;
+        b = malloc(sizeof *b + cap * sizeof(mp_limb_t));
+        if (!b) return NULL;
+        *b = (pdt_limb_block){ds->limbs, cap, 0};
+        ds->limbs = b;
+    }
+    b->used += count;
+    return b->limbs + b->used - count;
+}
+
+/* Copies z's limbs into the dataset and points out at them. */
+static bool store_integer(mpz_ptr out, pdt_dataset *ds, mpz_srcptr z)
+{
+    size_t size = mpz_size(z);
+    if (size == 1 && mpz_getlimbn(z, 0) == 1) {
+        view(out, &limb_one, mpz_sgn(z));
+        return true;
+    }
+    mp_limb_t *limbs = size ? take_limbs(ds, size) : NULL;
+    if (size && !limbs) return false;
+    if (size) memcpy(limbs, mpz_limbs_read(z), size * sizeof *limbs);
+    view(out, limbs, mpz_sgn(z) < 0 ? -(mp_size_t)size : (mp_size_t)size);
+    return true;
+}
+
+pdt_status pdt_dataset_store_exact(pdt_dataset *ds, size_t cell, mpq_srcptr v, pdt_error *err)
+{
+    assert(ds->q && cell < ds->n * ds->d);
+    if (store_integer(mpq_numref(ds->q[cell]), ds, mpq_numref(v)) &&
+        store_integer(mpq_denref(ds->q[cell]), ds, mpq_denref(v)))
+        return PDT_OK;
+    return pdt_error_set(err, PDT_ENOMEM, "out of memory (the exact values of %zu rows)", ds->n);
+}
+
+static void free_limbs(pdt_limb_block *b)
+{
+    while (b) {
+        pdt_limb_block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
 static mpq_t *alloc_rationals(size_t count)
 {
     mpq_t *q = alloc_zeroed(count, sizeof *q);
@@ -57,7 +127,7 @@ pdt_status pdt_dataset_alloc(pdt_dataset **out, size_t n, size_t d, bool exact, 
     ds->x = alloc_zeroed(n * d, sizeof *ds->x);
     ds->rank = alloc_zeroed(n * d, sizeof *ds->rank);
     ds->n_distinct = alloc_zeroed(d, sizeof *ds->n_distinct);
-    if (exact) ds->q = alloc_rationals(n * d);
+    if (exact) ds->q = alloc_views(n * d);
     if (!ds->features || !ds->x || !ds->rank || !ds->n_distinct || (exact && !ds->q)) {
         pdt_dataset_free(&ds);
         return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows of %zu columns)", n, d);
@@ -112,7 +182,8 @@ void pdt_dataset_free(pdt_dataset **pds)
     free_names(ds->classes, ds->n_classes);
     free(ds->labels);
     free_rationals(ds->weights, ds->n);
-    free_rationals(ds->q, ds->n * ds->d);
+    free(ds->q); /* views: the limbs are freed as blocks */
+    free_limbs(ds->limbs);
     free(ds->x);
     free(ds->rank);
     free(ds->n_distinct);

@@ -6,6 +6,15 @@
 
 #include "pdt.h"
 
+/* Storage for the exact values' limbs: blocks that never move, so each cell's
+ * rational is a read-only view (mpz_roinit_n) into one of them instead of two
+ * heap blocks of its own.  Loading 200 000 cells was mostly malloc. */
+typedef struct pdt_limb_block {
+    struct pdt_limb_block *next;
+    size_t cap, used;
+    mp_limb_t limbs[];
+} pdt_limb_block;
+
 struct pdt_dataset {
     char *name;            /* file name, or the name given to a reader */
     size_t n, d;           /* rows, feature columns */
@@ -18,7 +27,9 @@ struct pdt_dataset {
     mpq_t *weights;        /* n exact weights >= 0 (NULL without weights) */
     double *x;             /* n*d row-major, nearest double to the exact value */
     mpq_t *q;              /* n*d exact values, or NULL when every value is an
-                              integer with |v| < 2^53 (then x is exact) */
+                              integer with |v| < 2^53 (then x is exact); read-only
+                              views into limbs: write them with pdt_dataset_store_exact */
+    pdt_limb_block *limbs; /* the views' storage, newest block first */
     uint32_t *rank;        /* n*d: rank of the value among column j's distinct values */
     uint32_t *n_distinct;  /* d */
     bool binary;           /* every value is 0 or 1 */
@@ -30,6 +41,8 @@ pdt_status pdt_dataset_finish(pdt_dataset *ds, pdt_error *err);
  * 0; q allocated when exact).  labels and weights stay NULL until the
  * allocators below are called. */
 pdt_status pdt_dataset_alloc(pdt_dataset **out, size_t n, size_t d, bool exact, pdt_error *err);
+/* Stores v as cell's exact value (a copy; ds->q must exist). */
+pdt_status pdt_dataset_store_exact(pdt_dataset *ds, size_t cell, mpq_srcptr v, pdt_error *err);
 pdt_status pdt_dataset_alloc_labels(pdt_dataset *ds, pdt_error *err);  /* labels, all 0 */
 pdt_status pdt_dataset_alloc_weights(pdt_dataset *ds, pdt_error *err); /* weights, all 1 */
 /* Store copies: the dataset's name, and feature j's name (len bytes). */

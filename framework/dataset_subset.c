@@ -27,14 +27,17 @@ static pdt_status copy_names(pdt_dataset *sub, const pdt_dataset *ds, pdt_error 
     return st == PDT_OK ? copy_classes(sub, ds, err) : st;
 }
 
-static void copy_row(pdt_dataset *sub, size_t to, const pdt_dataset *ds, size_t from)
+static pdt_status copy_row(pdt_dataset *sub, size_t to, const pdt_dataset *ds, size_t from,
+                           pdt_error *err)
 {
     const size_t d = ds->d;
     memcpy(sub->x + to * d, ds->x + from * d, d * sizeof *ds->x);
-    if (ds->q)
-        for (size_t j = 0; j < d; j++) mpq_set(sub->q[to * d + j], ds->q[from * d + j]);
     if (ds->labels) sub->labels[to] = ds->labels[from];
     if (ds->weights) mpq_set(sub->weights[to], ds->weights[from]);
+    pdt_status st = PDT_OK;
+    for (size_t j = 0; ds->q && j < d && st == PDT_OK; j++)
+        st = pdt_dataset_store_exact(sub, to * d + j, ds->q[from * d + j], err);
+    return st;
 }
 
 static pdt_status fill_subset(pdt_dataset *sub, const pdt_dataset *ds, const uint32_t *rows,
@@ -44,8 +47,8 @@ static pdt_status fill_subset(pdt_dataset *sub, const pdt_dataset *ds, const uin
     if (st == PDT_OK && ds->has_labels) st = pdt_dataset_alloc_labels(sub, err);
     if (st == PDT_OK && ds->has_weights) st = pdt_dataset_alloc_weights(sub, err);
     if (st != PDT_OK) return st;
-    for (size_t k = 0; k < sub->n; k++) copy_row(sub, k, ds, rows[k]);
-    return pdt_dataset_finish(sub, err);
+    for (size_t k = 0; k < sub->n && st == PDT_OK; k++) st = copy_row(sub, k, ds, rows[k], err);
+    return st == PDT_OK ? pdt_dataset_finish(sub, err) : st;
 }
 
 pdt_status pdt_dataset_subset(pdt_dataset **out, const pdt_dataset *ds, const uint32_t *rows,

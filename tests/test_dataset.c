@@ -397,6 +397,58 @@ static void test_dataset_subset(void **state)
     pdt_dataset_free(&ds);
 }
 
+/* Many rows of values from one to three limbs, both signs, shared digits:
+ * the ranks (a radix sort on the doubles, GMP on their ties) equal the brute
+ * force, and a subset keeps its own copies of the exact values once the
+ * dataset it came from is gone. */
+static void test_dataset_exact_values_at_scale(void **state)
+{
+    (void)state;
+    enum { ROWS = 900 };
+    tu_rng rng = {11};
+    char *text = malloc(ROWS * 160 + 16), *p = text;
+    p += sprintf(p, "a,b,t\n");
+    for (int i = 0; i < ROWS; i++) {
+        unsigned u = tu_below(&rng, 60), w = tu_below(&rng, 1000);
+        const char *sign = tu_below(&rng, 2) ? "-" : "";
+        if (u < 20)
+            p += sprintf(p, "%s%u.%03u", sign, u, w);
+        else if (u < 40)
+            p += sprintf(p, "%s1234567890123456789012345678%u.5", sign, u % 3);
+        else
+            p += sprintf(p, "%s0.1000000000000000000000000000000000000%u", sign, u % 4);
+        p += sprintf(p, ",%s%u/%u,x\n", sign, w, u + 1);
+    }
+    pdt_dataset *ds = read_csv(text, NULL);
+    assert_non_null(ds->q);
+    check_ranks(ds);
+    uint32_t rows[ROWS / 3];
+    for (size_t k = 0; k < ROWS / 3; k++) rows[k] = (uint32_t)(3 * k + 1);
+    pdt_dataset *sub = NULL;
+    pdt_error err;
+    assert_int_equal(pdt_dataset_subset(&sub, ds, rows, ROWS / 3, &err), PDT_OK);
+    mpq_t *want = malloc(2 * (ROWS / 3) * sizeof *want);
+    for (size_t k = 0; k < ROWS / 3; k++)
+        for (size_t j = 0; j < 2; j++) {
+            mpq_init(want[2 * k + j]);
+            pdt_dataset_value_exact(want[2 * k + j], ds, rows[k], j);
+        }
+    pdt_dataset_free(&ds);
+    mpq_t got;
+    mpq_init(got);
+    for (size_t k = 0; k < ROWS / 3; k++)
+        for (size_t j = 0; j < 2; j++) {
+            pdt_dataset_value_exact(got, sub, k, j);
+            assert_true(mpq_equal(got, want[2 * k + j]));
+            mpq_clear(want[2 * k + j]);
+        }
+    mpq_clear(got);
+    free(want);
+    check_ranks(sub);
+    pdt_dataset_free(&sub);
+    free(text);
+}
+
 static void test_dataset_weights(void **state)
 {
     (void)state;
@@ -452,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_dataset_class_order),
         cmocka_unit_test(test_dataset_many_classes),
         cmocka_unit_test(test_dataset_subset),
+        cmocka_unit_test(test_dataset_exact_values_at_scale),
         cmocka_unit_test(test_dataset_weights),
         cmocka_unit_test(test_dataset_free_accepts_null),
     };

@@ -51,7 +51,8 @@ static pdt_dataset *points(const pdt_model *m)
     size_t n = pick_values(v, m);
     for (size_t i = 0; i < N_ROWS; i++)
         for (size_t j = 0; j < m->dims; j++) {
-            mpq_set(ds->q[i * m->dims + j], v[(i + 3 * j) % n]);
+            pdt_fuzz_check_ok(pdt_dataset_store_exact(ds, i * m->dims + j, v[(i + 3 * j) % n], &err),
+                              &err, "a value");
             ds->x[i * m->dims + j] = pdt_rational_to_double(v[(i + 3 * j) % n]);
         }
     for (size_t k = 0; k < N_VALUES; k++) mpq_clear(v[k]);

@@ -142,10 +142,14 @@ pdt_dataset *mf_dataset(const char *const *features, size_t d, const char *const
     assert_int_equal(pdt_dataset_alloc(&ds, n, d, true, NULL), PDT_OK);
     ds->name = strdup("test.csv");
     for (size_t j = 0; j < d; j++) ds->features[j] = strdup(features[j]);
+    mpq_t v;
+    mpq_init(v);
     for (size_t k = 0; k < n * d; k++) {
-        assert_int_equal(mpq_set_str(ds->q[k], cells[k], 10), 0);
-        mpq_canonicalize(ds->q[k]);
-        ds->x[k] = mpq_get_d(ds->q[k]);
+        assert_int_equal(mpq_set_str(v, cells[k], 10), 0);
+        mpq_canonicalize(v);
+        assert_int_equal(pdt_dataset_store_exact(ds, k, v, NULL), PDT_OK);
+        ds->x[k] = mpq_get_d(v);
     }
+    mpq_clear(v);
     return ds;
 }
