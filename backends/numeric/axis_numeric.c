@@ -231,7 +231,7 @@ static void order_features(an_ctx *c, an_frame *fr)
  * feature's best single threshold is evaluated first, for all features before
  * any interval search: a good incumbent early prunes every later interval. */
 static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s,
-                   int64_t *best, int64_t *lb, an_entry *out, uint32_t *len)
+                   const an_stump *whole, int64_t *best, int64_t *lb, an_entry *out, uint32_t *len)
 {
     an_frame *fr = &c->frames[level];
     uint32_t full = d - 1 >= 31 ? UINT32_MAX : (1u << (d - 1)) - 1; /* a child's largest useful budget */
@@ -253,7 +253,11 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
             sc.f = (int32_t)f;
             sc.list = nd->lists + (size_t)f * nd->m;
             uint32_t nb = thresholds(c, fr, sc.list, nd->m);
-            an_point a = {0, 0, 0}, b = {nd->m, 0, 0};
+            /* At depth 2 the children of the end points are known: all items
+             * on one side, a leaf or the node's own best stump. */
+            int64_t all_l = d > 2 ? 0 : kl ? whole->best : whole->leaf;
+            int64_t all_r = d > 2 ? 0 : s - 1 - kl ? whole->best : whole->leaf;
+            an_point a = {0, 0, all_r}, b = {nd->m, all_l, 0};
             if (nb) bb(&sc, &a, &b, -1, (int32_t)nb, first_threshold(fr->bnd, nb, fr->probe[f].pos), &fr->probe[f]);
         }
     }
@@ -316,7 +320,7 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
      * least (and the leaf's and stump's costs) bounds the optimum when no tree
      * beats ub. */
     int64_t lb = st.best;
-    search(c, nd, level, d == 2 || s == 2 ? 2 : d, s, best, &lb, out, len);
+    search(c, nd, level, d == 2 || s == 2 ? 2 : d, s, &st, best, &lb, out, len);
     v = *best < ub ? *best : (lb > ub ? lb : ub);
     if (memo && !c->aborted) an_cache_put(c->cache, &key, nd, c->mark, v, v < ub ? v : AN_INF, out, *len);
     return v;

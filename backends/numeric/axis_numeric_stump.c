@@ -9,18 +9,23 @@
  * more than the part's best so far is followed by thresholds that move items
  * of total weight w from right to left, and each moved item changes the cost
  * by at most its weight; so none of them can improve on the best until
- * w > g, and their costs are not computed. */
+ * w > g, and their costs are not computed.  A part whose items still to come
+ * are all of one class (their cost 0) is done (as ConTree's "is_zero"): from
+ * there on every threshold costs at least as much, since adding items to the
+ * left never lowers its cost and the right stays at 0. */
 #include <string.h>
 
 #include "axis_numeric.h"
 
-/* Misclassifications of the split of a part into cnt and tot − cnt. */
-static inline int64_t split_cost(const int64_t *cnt, const int64_t *tot, size_t nc)
+/* Misclassifications of the split of a part into cnt and tot − cnt; *right
+ * gets the second part's. */
+static inline int64_t split_cost(const int64_t *cnt, const int64_t *tot, size_t nc, int64_t *right)
 {
     if (nc == 2) {
         int64_t a = cnt[0] < cnt[1] ? cnt[0] : cnt[1];
         int64_t r0 = tot[0] - cnt[0], r1 = tot[1] - cnt[1];
-        return a + (r0 < r1 ? r0 : r1);
+        *right = r0 < r1 ? r0 : r1;
+        return a + *right;
     }
     int64_t a = 0, amax = 0, b = 0, bmax = 0;
     for (size_t k = 0; k < nc; k++) {
@@ -30,10 +35,14 @@ static inline int64_t split_cost(const int64_t *cnt, const int64_t *tot, size_t 
         if (x > amax) amax = x;
         if (y > bmax) bmax = y;
     }
-    return a - amax + b - bmax;
+    *right = b - bmax;
+    return a - amax + *right;
 }
 
-/* A part being swept: its counts so far, totals, best, and skip budget. */
+/* A part being swept: its counts so far, totals, best, and skip budget
+ * (AN_INF once the part is done; adding items keeps it above DONE). */
+#define DONE (AN_INF / 2)
+
 typedef struct part {
     int64_t *cnt;
     const int64_t *tot;
@@ -56,12 +65,12 @@ static inline int64_t offer(part *p, size_t nc, int32_t f)
 {
     if (!p->fresh || p->skip >= 0 || p->s->best == 0) return AN_INF;
     p->fresh = false;
-    int64_t cost = split_cost(p->cnt, p->tot, nc);
+    int64_t right, cost = split_cost(p->cnt, p->tot, nc, &right);
     if (cost < p->s->best) {
         p->s->best = cost;
         p->s->rule = (an_entry){f, p->last};
     }
-    p->skip = cost - p->s->best;
+    p->skip = right == 0 ? AN_INF : cost - p->s->best;
     return cost;
 }
 
@@ -81,7 +90,7 @@ static an_guide sweep_one(an_ctx *c, const an_item *list, uint32_t m, const int6
     part p;
     part_start(&p, c->cnt, tot, s, nc);
     an_guide g = {AN_INF, 0};
-    for (uint32_t k = 0; k + 1 < m && s->best > 0; k++) {
+    for (uint32_t k = 0; k + 1 < m && s->best > 0 && p.skip < DONE; k++) {
         add(&p, &list[k], c->unit ? 1 : c->cw[list[k].label]);
         if (list[k + 1].rank == list[k].rank) continue;
         int64_t cost = offer(&p, nc, f);
@@ -103,6 +112,7 @@ static void sweep_two(an_ctx *c, const an_item *list, uint32_t m, part *p, int32
         if (list[k + 1].rank == it->rank) continue;
         if (p[0].skip < 0) offer(&p[0], nc, f);
         if (p[1].skip < 0) offer(&p[1], nc, f);
+        if (p[0].skip > DONE && p[1].skip > DONE) break;
     }
 }
 
@@ -128,13 +138,13 @@ static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, a
             if (skip[p] >= 0 || best[p] == 0) continue;
             int64_t a = cnt[p][0] < cnt[p][1] ? cnt[p][0] : cnt[p][1];
             int64_t r0 = tot[p][0] - cnt[p][0], r1 = tot[p][1] - cnt[p][1];
-            int64_t cost = a + (r0 < r1 ? r0 : r1);
+            int64_t right = r0 < r1 ? r0 : r1, cost = a + right;
             if (cost < best[p]) {
                 best[p] = cost;
                 st[p]->best = cost;
                 st[p]->rule = (an_entry){f, last[p]};
             }
-            skip[p] = cost - best[p];
+            skip[p] = right == 0 ? AN_INF : cost - best[p];
         }
         /* the rest moves at most left[p] items: no improvement unless skip < left */
         if ((skip[0] >= left[0] || best[0] == 0) && (skip[1] >= left[1] || best[1] == 0)) break;
