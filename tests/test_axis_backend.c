@@ -243,6 +243,80 @@ static void test_axis_backend_time_limit(void **state)
     free(csv);
 }
 
+/* Depth-2 optimum of 2-D data on a V×V grid with two classes by brute force
+ * over the grid's cell counts: every root threshold, and for each side a leaf
+ * or any stump. */
+enum { V = 16 };
+
+static uint64_t box_leaf(const uint64_t h[V][V][2], const unsigned lo[2], const unsigned hi[2])
+{
+    uint64_t c[2] = {0, 0};
+    for (unsigned a = lo[0]; a <= hi[0]; a++)
+        for (unsigned b = lo[1]; b <= hi[1]; b++) c[0] += h[a][b][0], c[1] += h[a][b][1];
+    return c[0] < c[1] ? c[0] : c[1];
+}
+
+static uint64_t box_stump(const uint64_t h[V][V][2], const unsigned lo[2], const unsigned hi[2])
+{
+    uint64_t best = box_leaf(h, lo, hi);
+    for (unsigned g = 0; g < 2; g++)
+        for (unsigned u = lo[g]; u < hi[g]; u++) {
+            unsigned lh[2] = {hi[0], hi[1]}, rl[2] = {lo[0], lo[1]};
+            lh[g] = u;
+            rl[g] = u + 1;
+            uint64_t c = box_leaf(h, lo, lh) + box_leaf(h, rl, hi);
+            if (c < best) best = c;
+        }
+    return best;
+}
+
+static uint64_t grid_depth2(const uint64_t h[V][V][2])
+{
+    const unsigned lo[2] = {0, 0}, hi[2] = {V - 1, V - 1};
+    uint64_t best = box_stump(h, lo, hi);
+    for (unsigned f = 0; f < 2; f++)
+        for (unsigned t = 0; t + 1 < V; t++) {
+            unsigned lh[2] = {V - 1, V - 1}, rl[2] = {0, 0};
+            lh[f] = t;
+            rl[f] = t + 1;
+            uint64_t c = box_stump(h, lo, lh) + box_stump(h, rl, hi);
+            if (c < best) best = c;
+        }
+    return best;
+}
+
+/* More rows of one class in one part than the two-class sweep's 16-bit
+ * counters hold (150 000 on a 16×16 grid; the class is (a ≥ 12) xor
+ * (b ≥ 12) with 5 % noise, so the best root a ≤ 11 leaves about 84 000 rows
+ * of class 0 on its left, all swept before the left child's best threshold
+ * b ≤ 11): the depth-2 optimum equals the brute force over the grid. */
+static void test_axis_backend_many_rows(void **state)
+{
+    (void)state;
+    enum { N = 150000 };
+    size_t cap = (size_t)N * 10 + 64, len = 0;
+    char *csv = malloc(cap);
+    static uint64_t h[V][V][2];
+    memset(h, 0, sizeof h);
+    tu_rng rng = {0x5eed};
+    len += (size_t)snprintf(csv + len, cap - len, "a,b,class\n");
+    for (int i = 0; i < N; i++) {
+        unsigned a = tu_below(&rng, V), b = tu_below(&rng, V);
+        unsigned y = (a >= 12) ^ (b >= 12) ^ (tu_below(&rng, 100) < 5);
+        h[a][b][y]++;
+        len += (size_t)snprintf(csv + len, cap - len, "%u,%u,%u\n", a, b, y);
+    }
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_read_csv(&ds, csv, len, "grid.csv", &(pdt_csv_options){0}, &err)) fail_msg("%s", err.message);
+    pdt_model *m = fit(ds, PDT_ENGINE_AUTO, PDT_UNLIMITED, 2, NULL);
+    assert_string_equal(m->engine, "numeric");
+    assert_int_equal(mpz_get_ui(mpq_numref(m->objective)), grid_depth2(h));
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+    free(csv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_axis_backend_fallbacks),
         cmocka_unit_test(test_axis_backend_sparse),
         cmocka_unit_test(test_axis_backend_time_limit),
+        cmocka_unit_test(test_axis_backend_many_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

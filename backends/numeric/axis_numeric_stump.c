@@ -116,38 +116,52 @@ static void sweep_two(an_ctx *c, const an_item *list, uint32_t m, part *p, int32
     }
 }
 
-/* The same for two classes of weight 1 (most data sets): the counts, skip
- * budgets and bests live in locals, and a split's cost is two minima. */
+/* The same for two classes of weight 1 (most data sets), kept in registers:
+ * the four counts (part × class) are 16-bit fields of one word, flushed into
+ * wide counters before a field can overflow, so an item costs one add and no
+ * store-to-load chain through memory.  A part is offered a threshold once more
+ * items than `next` were added to it (the skip budget of the generic sweep),
+ * and it is done when `next` reaches its size (or its best is 0). */
+#define FIELD(side, label) (16u * (2u * (side) + (label)))
+#define FLUSH_EVERY 32768u
+
 static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, an_stump *const st[2],
                              const int64_t *const tot[2], int32_t f)
 {
     const uint8_t *mark = c->mark;
-    int64_t cnt[2][2] = {{0, 0}, {0, 0}}, skip[2] = {0, 0};
-    int64_t left[2] = {tot[0][0] + tot[0][1], tot[1][0] + tot[1][1]}; /* items not yet added */
-    int64_t best[2] = {st[0]->best, st[1]->best};
+    int64_t wide[4] = {0, 0, 0, 0}; /* flushed counts, index 2·side + label */
+    uint64_t packed = 0;
+    uint32_t since_flush = 0;
+    const int64_t size[2] = {tot[0][0] + tot[0][1], tot[1][0] + tot[1][1]};
+    int64_t best[2] = {st[0]->best, st[1]->best}, next[2] = {0, 0};
+    bool done[2] = {best[0] == 0, best[1] == 0};
     uint32_t last[2] = {0, 0};
     for (uint32_t k = 0; k + 1 < m; k++) {
         const an_item *it = &list[k];
         unsigned side = mark[it->row];
-        cnt[side][it->label]++;
-        skip[side]--;
-        left[side]--;
+        packed += UINT64_C(1) << FIELD(side, it->label);
         last[side] = it->row;
+        if (++since_flush == FLUSH_EVERY) {
+            for (unsigned x = 0; x < 4; x++) wide[x] += (int64_t)((packed >> (16 * x)) & 0xffff);
+            packed = 0;
+            since_flush = 0;
+        }
         if (list[k + 1].rank == it->rank) continue;
         for (unsigned p = 0; p < 2; p++) {
-            if (skip[p] >= 0 || best[p] == 0) continue;
-            int64_t a = cnt[p][0] < cnt[p][1] ? cnt[p][0] : cnt[p][1];
-            int64_t r0 = tot[p][0] - cnt[p][0], r1 = tot[p][1] - cnt[p][1];
-            int64_t right = r0 < r1 ? r0 : r1, cost = a + right;
+            int64_t c0 = wide[2 * p] + (int64_t)((packed >> FIELD(p, 0)) & 0xffff);
+            int64_t c1 = wide[2 * p + 1] + (int64_t)((packed >> FIELD(p, 1)) & 0xffff);
+            if (done[p] || c0 + c1 <= next[p]) continue;
+            int64_t r0 = tot[p][0] - c0, r1 = tot[p][1] - c1;
+            int64_t right = r0 < r1 ? r0 : r1, cost = (c0 < c1 ? c0 : c1) + right;
             if (cost < best[p]) {
                 best[p] = cost;
                 st[p]->best = cost;
                 st[p]->rule = (an_entry){f, last[p]};
             }
-            skip[p] = right == 0 ? AN_INF : cost - best[p];
+            next[p] = c0 + c1 + cost - best[p];
+            done[p] = right == 0 || best[p] == 0 || next[p] >= size[p];
         }
-        /* the rest moves at most left[p] items: no improvement unless skip < left */
-        if ((skip[0] >= left[0] || best[0] == 0) && (skip[1] >= left[1] || best[1] == 0)) break;
+        if (done[0] && done[1]) break;
     }
 }
 
