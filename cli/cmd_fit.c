@@ -24,6 +24,8 @@ static cli_option fit_options[] = {
     {"no-memo", 0, NULL, "do not cache subproblems", NULL},
     {"memo-mb", 0, "MB", "subproblem cache size in MiB (default 1024; 256 for the numeric axis backend)", NULL},
     {"time-limit", 0, "S", "stop after S seconds with the best tree so far (not proven optimal)", NULL},
+    {"threads", 0, "N", "threads (default: every core, or OMP_NUM_THREADS); the tree does not "
+                        "depend on it", NULL},
     {"output", 'o', "FILE", "write the model / result document (JSON)", NULL},
     {"dot", 0, "FILE", "write the tree as Graphviz DOT", NULL},
     {"svg", 0, "FILE", "draw the tree as SVG", NULL},
@@ -88,7 +90,8 @@ static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
               cli_uint(&fo->max_depth, o, "depth", "fit", PDT_UNLIMITED) &&
               cli_uint(&fo->min_leaf, o, "min-leaf", "fit", 0) &&
               cli_uint(&degree, o, "degree", "fit", 0) && cli_uint(&memo_mb, o, "memo-mb", "fit", 0) &&
-              cli_double(&fo->time_limit, o, "time-limit", "fit", 0) && parse_engine(fo, cli_get(o, "engine"));
+              cli_double(&fo->time_limit, o, "time-limit", "fit", 0) &&
+              cli_uint(&fo->threads, o, "threads", "fit", 0) && parse_engine(fo, cli_get(o, "engine"));
     if (!ok) return false;
     if (cli_get(o, "rules")) fo->rules = cli_get(o, "rules");
     fo->rule_params.degree = degree;

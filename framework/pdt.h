@@ -8,11 +8,12 @@
 #ifndef PDT_H
 #define PDT_H
 
+#include <stdio.h> /* before gmp.h, which declares its FILE functions only then */
+
 #include <gmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -185,6 +186,8 @@ typedef struct pdt_fit_options {
     bool lexicographic;           /* fewest branch nodes among the most accurate trees */
     pdt_progress_fn progress;     /* called about once a second during long searches */
     void *progress_user;
+    uint32_t threads;             /* 0: every core (OMP_NUM_THREADS honoured); 1: one.  The
+                                     result does not depend on it. */
 } pdt_fit_options;
 
 void pdt_fit_options_init(pdt_fit_options *opt);

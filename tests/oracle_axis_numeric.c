@@ -33,6 +33,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model_impl.h"
 #include "test_util.h"
 
 #define BASE_SEED UINT64_C(0xa815c0e000000000)
@@ -238,7 +239,8 @@ static void make_random(inst *c, uint64_t seed, uint64_t index)
 
 /* ------------------------------------------------------------ checks */
 
-static pdt_status fit(pdt_model **m, const pdt_dataset *ds, const inst *c, pdt_engine engine, pdt_error *err)
+static pdt_status fit(pdt_model **m, const pdt_dataset *ds, const inst *c, pdt_engine engine,
+                      uint32_t threads, pdt_error *err)
 {
     pdt_fit_options o;
     pdt_fit_options_init(&o);
@@ -247,7 +249,46 @@ static pdt_status fit(pdt_model **m, const pdt_dataset *ds, const inst *c, pdt_e
     o.max_depth = c->depth;
     o.max_size = c->size;
     o.class_weights = c->weighted ? c->weights : NULL;
+    o.threads = threads;
     return pdt_fit(m, ds, &o, err);
+}
+
+static bool same_rule(const pdt_rule *a, const pdt_rule *b)
+{
+    if (a->cls != b->cls || a->n_ints != b->n_ints || a->n_rats != b->n_rats) return false;
+    for (size_t k = 0; k < a->n_ints; k++)
+        if (a->ints[k] != b->ints[k]) return false;
+    for (size_t k = 0; k < a->n_rats; k++)
+        if (!mpq_equal(a->rats[k], b->rats[k])) return false;
+    return true;
+}
+
+/* The same tree: nodes, labels, item counts and exact rules. */
+static bool same_tree(const pdt_model *a, const pdt_model *b)
+{
+    if (a->n_nodes != b->n_nodes || !mpq_equal(a->objective, b->objective)) return false;
+    for (size_t k = 0; k < a->n_nodes; k++) {
+        const pdt_tree_node *x = &a->nodes[k], *y = &b->nodes[k];
+        if (x->left != y->left || x->right != y->right || x->label != y->label || x->n_items != y->n_items ||
+            (x->rule < 0) != (y->rule < 0))
+            return false;
+        if (x->rule >= 0 && !same_rule(&a->rules[x->rule], &b->rules[y->rule])) return false;
+    }
+    return true;
+}
+
+/* The threaded sweeps (2 threads; PDT_NUMERIC_PARALLEL_MIN=0 is set in main,
+ * so every evaluation of these small instances uses them) give the serial
+ * fit's tree. */
+static void check_threads(ctx *x, const pdt_model *serial, const pdt_dataset *ds, pdt_fit_options o)
+{
+    o.threads = 2;
+    pdt_model *m = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_fit(&m, ds, &o, &err)) bad(x, "2 threads: pdt_fit failed: %s", err.message);
+    else if (!same_tree(serial, m)) bad(x, "2 threads: a different tree than with 1");
+    pdt_model_free(&m);
 }
 
 static bool same_name(const pdt_model *m, uint32_t cls, const char *name)
@@ -321,8 +362,8 @@ static void compare(ctx *x, outcome *out, const pdt_dataset *ds, stats *st)
     pdt_error eb, ef;
     pdt_error_clear(&eb);
     pdt_error_clear(&ef);
-    pdt_status sb = fit(&b, ds, x->c, PDT_ENGINE_BACKEND, &eb);
-    pdt_status sf = fit(&f, ds, x->c, PDT_ENGINE_FUSED, &ef);
+    pdt_status sb = fit(&b, ds, x->c, PDT_ENGINE_BACKEND, 1, &eb);
+    pdt_status sf = fit(&f, ds, x->c, PDT_ENGINE_FUSED, 1, &ef);
     out->declined = sb && declined(x->c, &eb);
     if (sb && !out->declined) bad(x, "backend: pdt_fit failed: %s", eb.message);
     if (sf) bad(x, "fused: pdt_fit failed: %s", ef.message);
@@ -342,6 +383,14 @@ static void compare(ctx *x, outcome *out, const pdt_dataset *ds, stats *st)
         out->backend_size = pdt_model_size(b);
         st->backend_seconds += pdt_model_seconds(b);
         if (x->c->roundtrip) check_roundtrip(x, b, ds), st->roundtrips++;
+        pdt_fit_options o;
+        pdt_fit_options_init(&o);
+        o.rules = "axis";
+        o.engine = PDT_ENGINE_BACKEND;
+        o.max_depth = x->c->depth;
+        o.max_size = x->c->size;
+        o.class_weights = x->c->weighted ? x->c->weights : NULL;
+        check_threads(x, b, ds, o);
     }
     if (b && f) {
         mpq_t ob, of;
@@ -688,6 +737,7 @@ static pdt_model *vb_fit(ctx *x, const vb_inst *c, const pdt_dataset *ds, bool n
     o.engine = numeric ? PDT_ENGINE_BACKEND : PDT_ENGINE_AUTO;
     o.max_depth = c->depth;
     o.max_size = c->size;
+    o.threads = 1;
     pdt_model *m = NULL;
     pdt_error err;
     pdt_error_clear(&err);
@@ -695,6 +745,7 @@ static pdt_model *vb_fit(ctx *x, const vb_inst *c, const pdt_dataset *ds, bool n
         bad(x, "%s: pdt_fit failed: %s", who, err.message);
         return NULL;
     }
+    if (numeric) check_threads(x, m, ds, o);
     pdt_model_objective(obj, m);
     uint32_t size = pdt_model_size(m), depth = pdt_model_depth(m);
     if (!pdt_model_optimal(m)) bad(x, "%s: the model is not flagged optimal", who);
@@ -795,6 +846,9 @@ static void test_axis_numeric_vs_binary(void **state)
 
 int main(void)
 {
+    setenv("PDT_NUMERIC_PARALLEL_MIN", "0", 1); /* see check_threads */
+    /* idle threads sleep instead of spinning: ctest runs other tests beside this one */
+    setenv("OMP_WAIT_POLICY", "passive", 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_axis_numeric_hand_1d),
         cmocka_unit_test(test_axis_numeric_hand_equal_points),

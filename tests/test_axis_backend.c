@@ -201,21 +201,31 @@ static void count_report(void *user, const pdt_progress *p)
  * classes, 6 features with 1000 values each, depth 4): the numeric backend
  * returns after the limit with its best tree flagged not optimal, a tree that
  * costs what it reports, within the limits, after reporting progress. */
-static void test_axis_backend_time_limit(void **state)
+/* N rows of 6 features with 1000 values each and random labels x, y, z. */
+static pdt_dataset *random_rows(size_t n, uint64_t seed)
 {
-    (void)state;
-    enum { N = 4000, F = 6 };
-    size_t cap = (size_t)N * (F * 5 + 4) + 64, len = 0;
+    enum { F = 6 };
+    size_t cap = n * (F * 5 + 4) + 64, len = 0;
     char *csv = malloc(cap);
-    tu_rng rng = {0x71e1};
+    tu_rng rng = {seed};
     len += (size_t)snprintf(csv + len, cap - len, "a,b,c,d,e,f,class\n");
-    for (int i = 0; i < N; i++) {
+    for (size_t i = 0; i < n; i++) {
         for (int j = 0; j < F; j++) len += (size_t)snprintf(csv + len, cap - len, "%u,", tu_below(&rng, 1000));
         len += (size_t)snprintf(csv + len, cap - len, "%c\n", "xyz"[tu_below(&rng, 3)]);
     }
     pdt_dataset *ds = NULL;
     pdt_error err;
     if (pdt_dataset_read_csv(&ds, csv, len, "random.csv", &(pdt_csv_options){0}, &err)) fail_msg("%s", err.message);
+    free(csv);
+    return ds;
+}
+
+static void test_axis_backend_time_limit(void **state)
+{
+    (void)state;
+    enum { N = 4000 };
+    pdt_dataset *ds = random_rows(N, 0x71e1);
+    pdt_error err;
     pdt_fit_options o;
     pdt_fit_options_init(&o);
     o.rules = "axis";
@@ -240,7 +250,53 @@ static void test_axis_backend_time_limit(void **state)
     free(pred);
     pdt_model_free(&m);
     pdt_dataset_free(&ds);
-    free(csv);
+}
+
+/* The model as text: every rule with its exact threshold, every leaf. */
+static char *tree_text(const pdt_model *m)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    pdt_error err;
+    assert_non_null(f);
+    assert_int_equal(pdt_model_write_text(m, f, &err), PDT_OK);
+    fclose(f);
+    return text;
+}
+
+/* The tree of a fit with 1, 2, 3 and 4 threads is the same, rule for rule. */
+static void same_tree_any_threads(const pdt_dataset *ds, const pdt_model *want, uint32_t depth)
+{
+    char *a = tree_text(want), *b = NULL;
+    pdt_error err;
+    for (uint32_t t = 1; t <= 4; t++) {
+        pdt_fit_options o;
+        pdt_fit_options_init(&o);
+        o.rules = "axis";
+        o.max_depth = depth;
+        o.threads = t;
+        pdt_model *m = NULL;
+        if (pdt_fit(&m, ds, &o, &err)) fail_msg("fit with %u threads: %s", t, err.message);
+        b = tree_text(m);
+        if (strcmp(a, b) != 0) fail_msg("%u threads: a different tree\n%s\nthan with the default:\n%s", t, b, a);
+        free(b);
+        pdt_model_free(&m);
+    }
+    free(a);
+}
+
+/* 20 000 random rows in three classes (the multi-class sweep, above the size
+ * from which an evaluation is threaded): the same tree with any number of
+ * threads. */
+static void test_axis_backend_threads_same_tree(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = random_rows(20000, 0x7e4d);
+    pdt_model *m = fit(ds, PDT_ENGINE_AUTO, PDT_UNLIMITED, 2, NULL);
+    same_tree_any_threads(ds, m, 2);
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
 }
 
 /* Depth-2 optimum of 2-D data on a V×V grid with two classes by brute force
@@ -312,6 +368,7 @@ static void test_axis_backend_many_rows(void **state)
     pdt_model *m = fit(ds, PDT_ENGINE_AUTO, PDT_UNLIMITED, 2, NULL);
     assert_string_equal(m->engine, "numeric");
     assert_int_equal(mpz_get_ui(mpq_numref(m->objective)), grid_depth2(h));
+    same_tree_any_threads(ds, m, 2);
     pdt_model_free(&m);
     pdt_dataset_free(&ds);
     free(csv);
@@ -325,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_axis_backend_sparse),
         cmocka_unit_test(test_axis_backend_time_limit),
         cmocka_unit_test(test_axis_backend_many_rows),
+        cmocka_unit_test(test_axis_backend_threads_same_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

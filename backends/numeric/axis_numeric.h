@@ -12,6 +12,7 @@
 #include "pdt_plugin.h"
 
 #define AN_INF INT64_MAX
+#define AN_MAX_THREADS 64
 
 /* A tree in preorder: a branch node is (feature, row) — the rule x[feature] ≤
  * x[row][feature] — followed by its left and right subtrees; a leaf has
@@ -90,6 +91,9 @@ typedef struct an_ctx {
     bool unit;             /* every class weighs 1 */
     uint8_t *mark;         /* per row: 1 = in the left part being evaluated */
     int64_t *cnt;          /* class-count scratch, 4·C */
+    unsigned threads;      /* sweeping the features of a depth-2 evaluation (1: serial) */
+    uint64_t parallel_min; /* item visits (m·F) from which an evaluation uses them */
+    int64_t *tcnt;         /* per-thread class-count scratch (an_thread_scratch each) */
     an_frame *frames;
     an_cache *cache;       /* NULL: none (--no-memo) */
     /* limits */
@@ -131,6 +135,20 @@ typedef struct an_stump {
     int64_t leaf, best;
     an_entry rule;
 } an_stump;
+
+/* The threads a search uses: `requested`, else every core (OpenMP's default,
+ * OMP_NUM_THREADS honoured); at most AN_MAX_THREADS; 1 without OpenMP. */
+unsigned an_threads(uint32_t requested);
+
+/* Item visits (m·F) from which a depth-2 evaluation sweeps with several
+ * threads: a parallel region costs a few microseconds.  The environment
+ * variable PDT_NUMERIC_PARALLEL_MIN overrides it (the tests set 0, so that
+ * small instances exercise the threaded sweep too). */
+uint64_t an_parallel_min(void);
+
+/* One thread's class-count scratch: 2·C counts, rounded up to whole cache
+ * lines (threads writing one line would slow each other down). */
+static inline size_t an_thread_scratch(size_t nc) { return (2 * nc + 7) / 8 * 8 + 8; }
 
 void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
                an_stump *marked, an_stump *other, an_guide *guide);

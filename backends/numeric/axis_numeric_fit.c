@@ -15,7 +15,7 @@
 
 typedef struct an_data {
     an_item *lists;
-    int64_t *cw, *cnt;
+    int64_t *cw, *cnt, *tcnt;
     uint8_t *mark;
     an_frame *frames;
     uint32_t levels;
@@ -138,6 +138,7 @@ static void data_free(an_data *a)
     free(a->lists);
     free(a->cw);
     free(a->cnt);
+    free(a->tcnt);
     free(a->mark);
     free(a->tree);
     an_cache_free(&a->cache);
@@ -192,10 +193,12 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
     uint32_t cap = 2 * s + 1;
     a->lists = malloc((n * (nf ? nf : 1) + 1) * sizeof *a->lists);
     a->cw = malloc((nc + 1) * sizeof *a->cw);
+    unsigned threads = an_threads(opt->threads);
     a->cnt = calloc(4 * nc, sizeof *a->cnt);
+    a->tcnt = calloc(an_thread_scratch(nc) * threads, sizeof *a->tcnt);
     a->mark = calloc(n, 1);
     a->tree = malloc(cap * sizeof *a->tree);
-    if (!a->lists || !a->cw || !a->cnt || !a->mark || !a->tree)
+    if (!a->lists || !a->cw || !a->cnt || !a->tcnt || !a->mark || !a->tree)
         return pdt_error_set(err, PDT_ENOMEM, "out of memory for %zu rows × %zu features", n, nf);
     bool unit;
     pdt_status st = weigh_classes(a, &unit, ds, ci, err);
@@ -205,7 +208,8 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
     if (!st && !opt->no_memo && d >= 3) st = an_cache_new(&a->cache, n, mb << 20, err);
     if (st) return st;
     *c = (an_ctx){.nf = nf, .nc = nc, .cw = a->cw, .unit = unit, .mark = a->mark, .cnt = a->cnt,
-                  .frames = a->frames, .root_best = AN_INF, .cache = a->cache};
+                  .threads = threads, .parallel_min = an_parallel_min(), .tcnt = a->tcnt, .frames = a->frames, .root_best = AN_INF,
+                  .cache = a->cache};
     return PDT_OK;
 }
 

@@ -13,7 +13,11 @@
  * are all of one class (their cost 0) is done (as ConTree's "is_zero"): from
  * there on every threshold costs at least as much, since adding items to the
  * left never lowers its cost and the right stays at 0. */
+#include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "axis_numeric.h"
 
@@ -171,30 +175,103 @@ static void stump_init(an_stump *s, const int64_t *tot, size_t nc)
     s->rule = (an_entry){-1, 0};
 }
 
+/* The two-part sweep of feature f: st[1] gets the marked items' best stump,
+ * st[0] the others'; cnt is 2·C scratch. */
+static void sweep_feature(an_ctx *c, const an_node *nd, const int64_t *const tot[2], an_stump *const st[2],
+                          int64_t *cnt, size_t f)
+{
+    const uint32_t m = nd->m;
+    const size_t nc = c->nc;
+    const an_item *list = nd->lists + f * m;
+    if (nc == 2 && c->unit) {
+        sweep_two_binary(c, list, m, st, tot, (int32_t)f);
+        return;
+    }
+    part p[2];
+    part_start(&p[1], cnt, tot[1], st[1], nc);
+    part_start(&p[0], cnt + nc, tot[0], st[0], nc);
+    sweep_two(c, list, m, p, (int32_t)f);
+}
+
+unsigned an_threads(uint32_t requested)
+{
+#ifdef _OPENMP
+    unsigned t = requested ? requested : (unsigned)omp_get_max_threads();
+    return t < 1 ? 1 : t > AN_MAX_THREADS ? AN_MAX_THREADS : t;
+#else
+    (void)requested;
+    return 1;
+#endif
+}
+
+uint64_t an_parallel_min(void)
+{
+    const char *v = getenv("PDT_NUMERIC_PARALLEL_MIN");
+    return v && *v >= '0' && *v <= '9' ? strtoull(v, NULL, 10) : 8192;
+}
+
+#ifdef _OPENMP
+
+/* A thread's result replaces the combined one when it is cheaper, or as cheap
+ * from an earlier feature: the serial sweep's answer, the first best split in
+ * feature order (a leaf, rule −1, only when no split beats it). */
+static void combine(an_stump *into, const an_stump *s)
+{
+    if (s->best < into->best || (s->best == into->best && s->rule.feature >= 0 &&
+                                 into->rule.feature >= 0 && s->rule.feature < into->rule.feature))
+        *into = *s;
+}
+
+/* The features handed out one at a time in increasing order to the threads
+ * as they come free, each thread with its own stumps (so each finds the first
+ * best split among its features, whichever they are) and scratch; the
+ * combination is the serial answer for any number of threads and any
+ * schedule. */
+static void sweep_parallel(an_ctx *c, const an_node *nd, const int64_t *const tot[2], an_stump *const st[2])
+{
+    struct {
+        an_stump st[2];
+        char pad[64]; /* no cache line shared by two threads */
+    } res[AN_MAX_THREADS];
+    unsigned used = 1;
+#pragma omp parallel num_threads(c->threads)
+    {
+        unsigned t = (unsigned)omp_get_thread_num(), n = (unsigned)omp_get_num_threads();
+        if (t == 0) used = n;
+        res[t].st[0] = *st[0];
+        res[t].st[1] = *st[1];
+        an_stump *const mine[2] = {&res[t].st[0], &res[t].st[1]};
+        int64_t *cnt = c->tcnt + an_thread_scratch(c->nc) * t;
+#pragma omp for schedule(dynamic, 1) nowait
+        for (size_t f = 0; f < c->nf; f++)
+            if (mine[0]->best > 0 || mine[1]->best > 0) sweep_feature(c, nd, tot, mine, cnt, f);
+    }
+    for (unsigned t = 0; t < used; t++) combine(st[0], &res[t].st[0]), combine(st[1], &res[t].st[1]);
+}
+#endif
+
 void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
                an_stump *marked, an_stump *other, an_guide *guide)
 {
     const uint32_t m = nd->m;
     const size_t nc = c->nc;
     stump_init(other, tot_other, nc);
-    if (marked) stump_init(marked, tot_marked, nc);
-    for (size_t f = 0; f < c->nf; f++) {
-        const an_item *list = nd->lists + f * m;
-        if (!marked) {
-            an_guide g = sweep_one(c, list, m, tot_other, other, (int32_t)f);
+    if (!marked) {
+        for (size_t f = 0; f < c->nf; f++) {
+            an_guide g = sweep_one(c, nd->lists + f * m, m, tot_other, other, (int32_t)f);
             if (guide) guide[f] = g;
-            continue;
         }
-        if (marked->best == 0 && other->best == 0) break;
-        if (nc == 2 && c->unit) {
-            an_stump *const st[2] = {other, marked};
-            const int64_t *const tot[2] = {tot_other, tot_marked};
-            sweep_two_binary(c, list, m, st, tot, (int32_t)f);
-            continue;
-        }
-        part p[2];
-        part_start(&p[1], c->cnt, tot_marked, marked, nc);
-        part_start(&p[0], c->cnt + nc, tot_other, other, nc);
-        sweep_two(c, list, m, p, (int32_t)f);
+        return;
     }
+    stump_init(marked, tot_marked, nc);
+    an_stump *const st[2] = {other, marked};
+    const int64_t *const tot[2] = {tot_other, tot_marked};
+#ifdef _OPENMP
+    if (c->threads > 1 && (uint64_t)m * c->nf >= c->parallel_min) {
+        sweep_parallel(c, nd, tot, st);
+        return;
+    }
+#endif
+    for (size_t f = 0; f < c->nf && (other->best > 0 || marked->best > 0); f++)
+        sweep_feature(c, nd, tot, st, c->cnt, f);
 }
