@@ -21,6 +21,9 @@ static cli_option fit_options[] = {
                           "combinations (the paper's driver) or backend", NULL},
     {"sparse", 0, "ALPHA", "minimise errors/N + ALPHA·(branch nodes), ALPHA an exact decimal", NULL},
     {"lexicographic", 0, NULL, "fewest branch nodes among the most accurate trees", NULL},
+    {"perfect", 0, "[=MODE]", "the smallest perfect tree (fewest training errors any tree can make): "
+                              "MODE depth (default: least depth, then fewest branch nodes) or size "
+                              "(fewest branch nodes, then least depth); --size/--depth are caps", NULL},
     {"no-memo", 0, NULL, "do not cache subproblems", NULL},
     {"memo-mb", 0, "MB", "subproblem cache size in MiB (default 1024; 256 for the numeric axis backend)", NULL},
     {"time-limit", 0, "S", "stop after S seconds with the best tree so far (not proven optimal)", NULL},
@@ -42,11 +45,24 @@ static cli_option fit_options[] = {
 
 static void fit_help(FILE *out)
 {
-    fprintf(out, "usage: pdt fit --data FILE [--rules FAMILY] --size K [--depth D] [-o MODEL.json]\n\n"
+    fprintf(out, "usage: pdt fit --data FILE [--rules FAMILY] --size K [--depth D] [-o MODEL.json]\n"
+                 "       pdt fit --data FILE [--rules FAMILY] --perfect[=depth|size] [-o MODEL.json]\n\n"
                  "Finds a provably optimal tree: fewest misclassified training items among all\n"
                  "proper trees with at most K branch nodes (and at most D levels) whose rules\n"
                  "come from the family.\n\noptions:\n");
     cli_print_options(out, fit_options);
+}
+
+static bool parse_perfect(pdt_fit_options *fo, const char *v)
+{
+    if (!v) fo->perfect = PDT_PERFECT_NONE;
+    else if (!*v || strcmp(v, "depth") == 0) fo->perfect = PDT_PERFECT_DEPTH;
+    else if (strcmp(v, "size") == 0) fo->perfect = PDT_PERFECT_SIZE;
+    else {
+        fprintf(stderr, "pdt fit: option --perfect: '%s' is not depth or size\n", v);
+        return false;
+    }
+    return true;
 }
 
 static bool parse_engine(pdt_fit_options *fo, const char *v)
@@ -91,7 +107,8 @@ static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
               cli_uint(&fo->min_leaf, o, "min-leaf", "fit", 0) &&
               cli_uint(&degree, o, "degree", "fit", 0) && cli_uint(&memo_mb, o, "memo-mb", "fit", 0) &&
               cli_double(&fo->time_limit, o, "time-limit", "fit", 0) &&
-              cli_uint(&fo->threads, o, "threads", "fit", 0) && parse_engine(fo, cli_get(o, "engine"));
+              cli_uint(&fo->threads, o, "threads", "fit", 0) && parse_engine(fo, cli_get(o, "engine")) &&
+              parse_perfect(fo, cli_get(o, "perfect"));
     if (!ok) return false;
     if (cli_get(o, "rules")) fo->rules = cli_get(o, "rules");
     fo->rule_params.degree = degree;
@@ -101,8 +118,8 @@ static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
     fo->sparse = cli_get(o, "sparse");
     fo->lexicographic = cli_flag(o, "lexicographic");
     fo->memo_megabytes = memo_mb;
-    if (fo->max_size == PDT_UNLIMITED && fo->max_depth == PDT_UNLIMITED) {
-        fprintf(stderr, "pdt fit: give --size K and/or --depth D (try 'pdt fit --help')\n");
+    if (fo->max_size == PDT_UNLIMITED && fo->max_depth == PDT_UNLIMITED && !fo->perfect) {
+        fprintf(stderr, "pdt fit: give --size K and/or --depth D, or --perfect (try 'pdt fit --help')\n");
         return false;
     }
     return true;

@@ -49,6 +49,10 @@ bool cli_parse(cli_option *opts, int argc, char **argv, const char *cmd)
             fprintf(stderr, "pdt %s: unknown option '%s' (try 'pdt %s --help')\n", cmd, a, cmd);
             return false;
         }
+        if (o->arg && o->arg[0] == '[') { /* an optional value, given only as --name=VALUE */
+            o->value = eq ? eq + 1 : "";
+            continue;
+        }
         if (!o->arg) {
             if (eq) {
                 fprintf(stderr, "pdt %s: option --%s takes no value\n", cmd, o->name);
@@ -114,10 +118,10 @@ void cli_print_options(FILE *out, const cli_option *opts)
     for (const cli_option *o = opts; o->name; o++) {
         char left[64];
         if (o->short_name)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, o->arg && o->arg[0] != '[' ? " " : "",
                      o->arg ? o->arg : "");
         else
-            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg && o->arg[0] != '[' ? " " : "", o->arg ? o->arg : "");
         fprintf(out, "  %-30s %s\n", left, o->help);
     }
 }

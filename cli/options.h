@@ -11,7 +11,8 @@
 typedef struct cli_option {
     const char *name;  /* long name without "--" */
     char short_name;   /* 0 if none */
-    const char *arg;   /* metavariable ("FILE") or NULL for a flag */
+    const char *arg;   /* metavariable ("FILE"), "[=X]" for an optional value (--name or
+                          --name=VALUE; value "" when absent), or NULL for a flag */
     const char *help;
     const char *value; /* parsed: the value, or "" for a set flag, NULL if absent */
 } cli_option;

@@ -51,6 +51,12 @@ uint32_t pdt_model_depth(const pdt_model *model) { return model->depth; }
 size_t pdt_model_classes(const pdt_model *model) { return model->n_classes; }
 double pdt_model_seconds(const pdt_model *model) { return model->seconds; }
 
+bool pdt_model_perfect(const pdt_model *model, pdt_perfect_info *info)
+{
+    *info = model->perfect;
+    return model->perfect.mode != PDT_PERFECT_NONE;
+}
+
 const char *pdt_model_class_name(const pdt_model *model, size_t c)
 {
     return c < model->n_classes ? model->classes[c] : NULL;

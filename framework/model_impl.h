@@ -35,6 +35,7 @@ struct pdt_model {
     char *class_weights;  /* as given, or NULL */
     char *sparse;         /* α of the sparse objective errors/N + α·size as given, or NULL */
     bool lexicographic;   /* fewest branch nodes among the most accurate trees */
+    pdt_perfect_info perfect; /* mode PDT_PERFECT_NONE: not a perfect fit */
     char *engine;         /* "fused", "combinations", "binary" ... */
     double seconds;
     pdt_search_stats stats;

@@ -172,6 +172,19 @@ static json_t *js_constraints(jsave *s)
     return o;
 }
 
+static json_t *js_perfect(jsave *s)
+{
+    const pdt_perfect_info *p = &s->m->perfect;
+    json_t *o = json_object();
+    js_put(s, o, "mode", json_string(p->mode == PDT_PERFECT_SIZE ? "size" : "depth"));
+    js_put(s, o, "floor", js_u64(s, p->floor));
+    js_put(s, o, "reached", json_boolean(p->reached));
+    js_put(s, o, "depth_proven", json_boolean(p->depth_proven));
+    js_put(s, o, "size_proven", json_boolean(p->size_proven));
+    js_put(s, o, "fits", js_u64(s, p->fits));
+    return o;
+}
+
 static json_t *js_stats(jsave *s)
 {
     const pdt_search_stats *st = &s->m->stats;
@@ -200,6 +213,7 @@ static json_t *js_document(jsave *s)
     js_put(s, doc, "misclassifications", js_u64(s, m->misclassifications));
     js_put(s, doc, "data", js_data(s));
     js_put(s, doc, "constraints", js_constraints(s));
+    if (m->perfect.mode != PDT_PERFECT_NONE) js_put(s, doc, "perfect", js_perfect(s));
     if (m->engine) js_put(s, doc, "engine", js_str(s, m->engine, "the engine name"));
     js_put(s, doc, "seconds", json_real(isfinite(m->seconds) && m->seconds > 0 ? m->seconds : 0.0));
     js_put(s, doc, "stats", js_stats(s));

@@ -258,6 +258,35 @@ static pdt_status read_constraints(mload *L, const json_t *doc)
     return PDT_OK;
 }
 
+/* "perfect": what a --perfect fit found and proved (absent: not one). */
+static pdt_status read_perfect(mload *L, const json_t *doc)
+{
+    pdt_perfect_info *p = &L->m->perfect;
+    const json_t *o;
+    TRY(pdt_json_get(&L->j, &o, doc, "perfect", false));
+    if (!o) return PDT_OK;
+    size_t mark = pdt_json_push(&L->j, "perfect");
+    TRY(pdt_json_expect(&L->j, o, JSON_OBJECT, "an object"));
+    char *mode = NULL;
+    TRY(pdt_json_string(&L->j, &mode, o, "mode", true));
+    bool depth = strcmp(mode, "depth") == 0, size = strcmp(mode, "size") == 0;
+    free(mode);
+    if (!depth && !size) {
+        pdt_json_push(&L->j, "mode");
+        return pdt_json_error(&L->j, "expected \"depth\" or \"size\"");
+    }
+    p->mode = depth ? PDT_PERFECT_DEPTH : PDT_PERFECT_SIZE;
+    uint64_t fits = 0;
+    TRY(pdt_json_uint(&L->j, &p->floor, o, "floor", UINT64_MAX, true));
+    TRY(pdt_json_bool(&L->j, &p->reached, o, "reached", true));
+    TRY(pdt_json_bool(&L->j, &p->depth_proven, o, "depth_proven", true));
+    TRY(pdt_json_bool(&L->j, &p->size_proven, o, "size_proven", true));
+    TRY(pdt_json_uint(&L->j, &fits, o, "fits", UINT32_MAX, false));
+    p->fits = (uint32_t)fits;
+    pdt_json_pop(&L->j, mark);
+    return PDT_OK;
+}
+
 static pdt_status read_seconds(mload *L, double *out, const json_t *obj)
 {
     const json_t *v = json_object_get(obj, "seconds");
@@ -359,6 +388,7 @@ static pdt_status read_document(mload *L, const json_t *doc)
     TRY(read_header(L, doc));
     TRY(read_data(L, doc));
     TRY(read_constraints(L, doc));
+    TRY(read_perfect(L, doc));
     TRY(pdt_json_string(&L->j, &L->m->engine, doc, "engine", false));
     TRY(read_seconds(L, &L->m->seconds, doc));
     TRY(read_stats(L, doc));

@@ -53,6 +53,19 @@ static void write_header(const pdt_model *m, FILE *out)
             m->problem ? m->problem : "classification", obj.data ? obj.data : "?", m->size,
             m->depth, m->optimal ? "optimal" : "not proven optimal");
     pdt_buf_clear(&obj);
+    const pdt_perfect_info *p = &m->perfect;
+    if (p->mode == PDT_PERFECT_NONE) return;
+    bool by_depth = p->mode == PDT_PERFECT_DEPTH;
+    if (!p->reached) {
+        fprintf(out, "perfect tree: none within the caps reaches the floor of %llu errors\n",
+                (unsigned long long)p->floor);
+        return;
+    }
+    fprintf(out, "perfect tree (%s): %llu errors, the floor%s; depth %u %s, %u branch nodes %s\n",
+            by_depth ? "least depth, then fewest branch nodes" : "fewest branch nodes, then least depth",
+            (unsigned long long)p->floor, p->floor ? " (rows with equal features and different classes)" : "",
+            m->depth, p->depth_proven ? "proven least" : "NOT proven least", m->size,
+            p->size_proven ? "proven fewest" : "NOT proven fewest");
 }
 
 pdt_status pdt_model_write_text(const pdt_model *model, FILE *out, pdt_error *err)

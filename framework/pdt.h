@@ -168,6 +168,16 @@ typedef struct pdt_progress {
 
 typedef void (*pdt_progress_fn)(void *user, const pdt_progress *p);
 
+/* The smallest perfect tree (--perfect): a tree whose training errors reach
+ * the data's floor (0, or for rows with equal features and different classes
+ * the fewest errors any tree can make: Σ over groups of equal feature vectors
+ * of the group's size minus its majority), with
+ *   PDT_PERFECT_DEPTH  the least depth, then the fewest branch nodes at it;
+ *   PDT_PERFECT_SIZE   the fewest branch nodes, then the least depth at it.
+ * max_depth and max_size are caps (none needed); class weights, min_leaf,
+ * sparse and lexicographic are refused with it. */
+typedef enum pdt_perfect_mode { PDT_PERFECT_NONE = 0, PDT_PERFECT_DEPTH, PDT_PERFECT_SIZE } pdt_perfect_mode;
+
 typedef struct pdt_fit_options {
     const char *rules;            /* family or comma list: "axis", "hyperplane", "axis,hyperplane" */
     pdt_rule_params rule_params;
@@ -188,6 +198,7 @@ typedef struct pdt_fit_options {
     void *progress_user;
     uint32_t threads;             /* 0: every core (OMP_NUM_THREADS honoured); 1: one.  The
                                      result does not depend on it. */
+    pdt_perfect_mode perfect;     /* the smallest perfect tree (PDT_PERFECT_NONE: off) */
 } pdt_fit_options;
 
 void pdt_fit_options_init(pdt_fit_options *opt);
@@ -206,6 +217,21 @@ uint32_t pdt_model_depth(const pdt_model *model); /* branch levels; a single lea
 size_t pdt_model_classes(const pdt_model *model);
 const char *pdt_model_class_name(const pdt_model *model, size_t c);
 double pdt_model_seconds(const pdt_model *model);
+
+/* What a perfect fit (pdt_fit_options.perfect) found and proved. */
+typedef struct pdt_perfect_info {
+    pdt_perfect_mode mode;
+    uint64_t floor;      /* fewest training errors any tree can make (unweighted) */
+    bool reached;        /* the tree makes exactly `floor` errors (false: none within the caps) */
+    bool depth_proven;   /* no tree reaching the floor is shallower (DEPTH), or shallower
+                            with the same size (SIZE) */
+    bool size_proven;    /* no tree reaching the floor has fewer branch nodes at this depth
+                            (DEPTH) or at any depth (SIZE) */
+    uint32_t fits;       /* limited searches run */
+} pdt_perfect_info;
+
+/* False (and *info zeroed) when the model was not fitted with --perfect. */
+bool pdt_model_perfect(const pdt_model *model, pdt_perfect_info *info);
 
 /* Class index (into the model's classes) for every row of ds.  Features are
  * matched by name; values are compared exactly. */

@@ -37,4 +37,11 @@ pdt_status cls_model_from_tree(pdt_model **out, const pdt_dataset *ds, const pdt
                                pdt_rule *rules, size_t n_rules, const int32_t *pre, size_t len,
                                int64_t expected, const char *engine, pdt_error *err);
 
+/* pdt_fit without --perfect: one limited search (the family's backend or the
+ * fused engine). */
+pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+/* pdt_fit with --perfect (classification_perfect.c): limited searches over
+ * depths and sizes. */
+pdt_status cls_fit_perfect(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+
 #endif

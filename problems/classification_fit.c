@@ -173,6 +173,11 @@ static pdt_status fit_backend(pdt_model **out, const pdt_rule_class *cls, const 
 
 pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
+    return opt->perfect ? cls_fit_perfect(out, ds, opt, err) : cls_fit(out, ds, opt, err);
+}
+
+pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
     *out = NULL;
     pdt_status st = check_input(ds, opt, err);
     if (st) return st;
