@@ -73,7 +73,7 @@ for f in "$shared"/dl85/*.txt; do
   name=$(basename "$f")
   [[ $name =~ $file_re ]] || continue
   repeat_saved=$repeat; repeat=1
-  run "$f" --perfect || { printf "$fmt" "$name" error - - - -; status=1; repeat=$repeat_saved; continue; }
+  run "$f" --rules binary --perfect || { printf "$fmt" "$name" error - - - -; status=1; repeat=$repeat_saved; continue; }
   repeat=$repeat_saved
   printf "$fmt" "$name" "$depth" "$size" "$proven" "$wall" "$mb"
 done

@@ -12,8 +12,9 @@
  *     is the floor (d*); then, from the size s of that tree, the fit at depth
  *     d* with size s − 1 until it no longer reaches the floor (each success
  *     returns a tree of some size s' ≤ s − 1, and the next fit asks for s' − 1);
- *   fewest nodes, then least depth:  the same descent over sizes from a first
- *     perfect tree with the depth cap only (depth ≤ size), giving s*; then
+ *   fewest nodes, then least depth:  the same descent over sizes, first at d*
+ *     (the cheapest searches), then with the depth cap only (a tree of s
+ *     nodes is at most s deep), giving s*; then
  *     d = d*, d* + 1, … with size s* until a fit reaches the floor (d* is the
  *     least depth of any perfect tree, a lower bound).
  *
@@ -156,8 +157,9 @@ static pdt_status least_depth(perfect_run *r, uint32_t from, uint32_t cap, uint3
     for (uint32_t d = from; d <= cap; d++) {
         pdt_model *m = NULL;
         bool done, perfect;
-        pdt_status st = limited_fit(&m, r, d, min32(s, d >= 32 ? UINT32_MAX - 1 : (1u << d) - 1), &done,
-                                    &perfect, err);
+        /* a size cap the depth already implies is left out: depth-only searches are the fastest */
+        uint32_t full = d >= 32 ? UINT32_MAX - 1 : (1u << d) - 1;
+        pdt_status st = limited_fit(&m, r, d, s >= full ? PDT_UNLIMITED : s, &done, &perfect, err);
         if (st) return st;
         if (m && (perfect || !*best || m->misclassifications < (*best)->misclassifications)) keep(best, &m);
         pdt_model_free(&m);
@@ -182,7 +184,8 @@ static pdt_status fewest_nodes(perfect_run *r, uint32_t d, uint32_t lower, pdt_m
     while ((*best)->size > lower) {
         pdt_model *m = NULL;
         bool done, perfect;
-        pdt_status st = limited_fit(&m, r, d, (*best)->size - 1, &done, &perfect, err);
+        uint32_t s = (*best)->size - 1; /* a tree of s nodes is at most s deep */
+        pdt_status st = limited_fit(&m, r, min32(d, s), s, &done, &perfect, err);
         if (st) return st;
         if (perfect) {
             keep(best, &m);
@@ -232,8 +235,10 @@ pdt_status cls_fit_perfect(pdt_model **out, const pdt_dataset *ds, const pdt_fit
         st = fewest_nodes(&r, d_least, d_least, &best, &size_ok, err);
     } else if (!st && found) {
         /* fewest nodes at any depth within the cap, then the least depth at that size */
+        /* fewest nodes at the least depth first (the cheapest searches), then at any depth */
         bool nodes_ok = false;
-        st = fewest_nodes(&r, depth_cap, d_least, &best, &nodes_ok, err);
+        st = fewest_nodes(&r, d_least, d_least, &best, &nodes_ok, err);
+        if (!st && !r.timed_out) st = fewest_nodes(&r, depth_cap, d_least, &best, &nodes_ok, err);
         size_ok = nodes_ok;
         /* no perfect tree is shallower than d_least, whatever its size */
         if (!st && best->depth > d_least) depth_ok = false;
