@@ -222,11 +222,35 @@ static void combine(an_stump *into, const an_stump *s)
         *into = *s;
 }
 
-/* The features handed out one at a time in increasing order to the threads
- * as they come free, each thread with its own stumps (so each finds the first
- * best split among its features, whichever they are) and scratch; the
- * combination is the serial answer for any number of threads and any
- * schedule. */
+/* Sweeps feature f for one thread whose stumps may hold a later feature's
+ * split: that split loses a tie to f (the serial sweep would have met f
+ * first), so its part is swept against best + 1 (costs are integers: a cost
+ * ≤ best then counts as better, and no threshold costing best is skipped)
+ * and gets its best back when f did not take it.  A split of an earlier
+ * feature, or the leaf, keeps winning ties as in the serial sweep. */
+static void sweep_tied(an_ctx *c, const an_node *nd, const int64_t *const tot[2], an_stump *const mine[2],
+                       int64_t *cnt, size_t f)
+{
+    bool later[2], any = false;
+    for (unsigned p = 0; p < 2; p++) {
+        later[p] = mine[p]->rule.feature > (int32_t)f;
+        if (later[p]) mine[p]->best++;
+        any = any || mine[p]->best > 0;
+    }
+    if (any) sweep_feature(c, nd, tot, mine, cnt, f);
+    for (unsigned p = 0; p < 2; p++)
+        if (later[p] && mine[p]->rule.feature != (int32_t)f) mine[p]->best--;
+}
+
+/* The features handed out one at a time to the threads as they come free,
+ * each thread with its own stumps and scratch.  A thread may see its
+ * features in any order (libomp's dynamic schedule does not keep them
+ * increasing), so sweep_tied keeps each thread's stumps at the serial
+ * sweep's answer over the features it has seen — the least cost, from the
+ * first feature reaching it — and combining the threads' answers the same
+ * way gives the serial answer for any number of threads and any schedule.
+ * The features are handed out from the last to the first, so that every run
+ * with several threads depends on those ties being right. */
 static void sweep_parallel(an_ctx *c, const an_node *nd, const int64_t *const tot[2], an_stump *const st[2])
 {
     struct {
@@ -234,6 +258,7 @@ static void sweep_parallel(an_ctx *c, const an_node *nd, const int64_t *const to
         char pad[64]; /* no cache line shared by two threads */
     } res[AN_MAX_THREADS];
     unsigned used = 1;
+    const size_t nf = c->nf;
 #pragma omp parallel num_threads(c->threads)
     {
         unsigned t = (unsigned)omp_get_thread_num(), n = (unsigned)omp_get_num_threads();
@@ -243,8 +268,7 @@ static void sweep_parallel(an_ctx *c, const an_node *nd, const int64_t *const to
         an_stump *const mine[2] = {&res[t].st[0], &res[t].st[1]};
         int64_t *cnt = c->tcnt + an_thread_scratch(c->nc) * t;
 #pragma omp for schedule(dynamic, 1) nowait
-        for (size_t f = 0; f < c->nf; f++)
-            if (mine[0]->best > 0 || mine[1]->best > 0) sweep_feature(c, nd, tot, mine, cnt, f);
+        for (size_t i = 0; i < nf; i++) sweep_tied(c, nd, tot, mine, cnt, nf - 1 - i);
     }
     for (unsigned t = 0; t < used; t++) combine(st[0], &res[t].st[0]), combine(st[1], &res[t].st[1]);
 }
