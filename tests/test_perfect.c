@@ -273,6 +273,42 @@ static void test_perfect_size_first(void **state)
     }
 }
 
+/* A time limit: 600 rows of random labels on 4 random features need a deep
+ * tree, far beyond a quarter of a second of limited fits; the answer comes
+ * back in time with the part it could not prove flagged. */
+static void test_perfect_time_limit(void **state)
+{
+    (void)state;
+    enum { N = 600 };
+    char *text = malloc(N * 40 + 64);
+    size_t len = (size_t)sprintf(text, "a,b,c,d,class\n");
+    tu_rng rng = {0x9e2f};
+    for (int i = 0; i < N; i++)
+        len += (size_t)sprintf(text + len, "%u,%u,%u,%u,%c\n", tu_below(&rng, 1000), tu_below(&rng, 1000),
+                               tu_below(&rng, 1000), tu_below(&rng, 1000), "xy"[tu_below(&rng, 2)]);
+    pdt_dataset *ds = csv(text);
+    free(text);
+    for (int mode = PDT_PERFECT_DEPTH; mode <= PDT_PERFECT_SIZE; mode++) {
+        pdt_fit_options o;
+        pdt_fit_options_init(&o);
+        o.perfect = (pdt_perfect_mode)mode;
+        o.time_limit = 0.25;
+        o.threads = 1;
+        pdt_model *m = NULL;
+        pdt_error err;
+        pdt_error_clear(&err);
+        if (pdt_fit(&m, ds, &o, &err)) fail_msg("pdt_fit: %s", err.message);
+        pdt_perfect_info info;
+        assert_true(pdt_model_perfect(m, &info));
+        assert_true(info.fits >= 1);
+        assert_false(info.reached && info.depth_proven && info.size_proven);
+        if (!info.reached) assert_false(pdt_model_optimal(m));
+        assert_true(pdt_model_seconds(m) < 30);
+        pdt_model_free(&m);
+    }
+    pdt_dataset_free(&ds);
+}
+
 /* The command: the result document says what was found and proved, and the
  * options are checked. */
 static void test_perfect_cli(void **state)
@@ -338,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_perfect_inferdt_thresholds),
         cmocka_unit_test(test_perfect_inferdt_equalities),
         cmocka_unit_test(test_perfect_size_first),
+        cmocka_unit_test(test_perfect_time_limit),
         cmocka_unit_test(test_perfect_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
