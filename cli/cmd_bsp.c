@@ -4,6 +4,7 @@
 
 #include "../problems/bsp.h"
 #include "command.h"
+#include "drawing.h"
 #include "options.h"
 #include "result.h"
 
@@ -191,6 +192,7 @@ static int bsp_run_cmd(int argc, char **argv)
     pdt_search_opts so;
     uint32_t tries = 0, seed = 1;
     if (!cli_parse(bsp_options, argc, argv, "bsp") || !read_options(&run, &so, &tries, &seed)) return 2;
+    if (!cli_drawing_ready(bsp_options, "bsp")) return 1;
     pdt_error err;
     pdt_error_clear(&err);
     pdt_status st = pdt_bsp_load(&run.b, cli_get(bsp_options, "segments"), &err);

@@ -4,6 +4,7 @@
 
 #include "../problems/matrix_chain.h"
 #include "command.h"
+#include "drawing.h"
 #include "options.h"
 #include "result.h"
 
@@ -104,6 +105,7 @@ static int chain_run(int argc, char **argv)
     if (!cli_parse(chain_options, argc, argv, "chain") ||
         !cli_double(&so.time_limit, chain_options, "time-limit", "chain", 0) || !dims_given())
         return 2;
+    if (!cli_drawing_ready(chain_options, "chain")) return 1;
     so.no_memo = cli_flag(chain_options, "no-memo");
     mpz_t *dims = NULL;
     size_t n = 0;

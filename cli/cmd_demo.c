@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "drawing.h"
 #include "options.h"
 #include "pdt.h"
 
@@ -56,6 +57,7 @@ static int demo_run(int argc, char **argv)
         return 0;
     }
     if (!cli_parse(demo_options, argc, argv, "demo")) return 2;
+    if (!cli_drawing_ready(demo_options, "demo")) return 1;
     pdt_dataset *ds = NULL;
     pdt_error err;
     pdt_error_clear(&err);

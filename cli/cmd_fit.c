@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "data.h"
+#include "drawing.h"
 #include "explain.h"
 #include "options.h"
 #include "pdt.h"
@@ -193,6 +194,7 @@ static int fit_run(int argc, char **argv)
     if (!cli_parse(fit_options, argc, argv, "fit") || !fit_read_options(&fo, fit_options) ||
         !parse_plot_size(&plot_w, &plot_h, cli_get(fit_options, "plot-size")))
         return 2;
+    if (!cli_drawing_ready(fit_options, "fit")) return 1;
     double next_report = 5;
     if (!cli_flag(fit_options, "quiet")) {
         fo.progress = on_progress;

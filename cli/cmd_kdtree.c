@@ -4,6 +4,7 @@
 
 #include "../problems/kdtree.h"
 #include "command.h"
+#include "drawing.h"
 #include "options.h"
 #include "result.h"
 
@@ -180,6 +181,7 @@ static int kd_run(int argc, char **argv)
         fprintf(stderr, "pdt kdtree: option --data is required (try 'pdt kdtree --help')\n");
         return 2;
     }
+    if (!cli_drawing_ready(kd_options, "kdtree")) return 1;
     so.no_memo = cli_flag(kd_options, "no-memo");
     pdt_dataset *ds = NULL;
     if (!load_points(&ds)) return 1;

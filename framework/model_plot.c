@@ -6,7 +6,7 @@
  * rules' classify, the same exact predicates as prediction.  A pixel whose
  * leaf differs from its right or lower neighbour's is on a split: drawn dark,
  * which shows each line or curve only inside the region it splits, for any
- * rule family.  Only pdt_plot.h is used (render_plot.c holds cairo). */
+ * rule family.  Only pdt_plot.h is used (the drawing module holds cairo). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -243,6 +243,14 @@ pdt_status pdt_model_write_text(const pdt_model *model, FILE *out, pdt_error *er
  * renamed, so a failed save never leaves a partial file behind. */
 pdt_status pdt_model_save_json(const pdt_model *model, const char *path, pdt_error *err);
 pdt_status pdt_model_load_json(pdt_model **out, const char *path, pdt_error *err);
+/* Drawings — pdt_model_render, pdt_model_plot and the problems' trees and
+ * pictures — are made by the drawing module libpdt_draw.so (Graphviz, cairo),
+ * which the library opens on the first drawing: at $PDT_DRAW_MODULE if set,
+ * else next to the program, else where pdt is installed.  A program that
+ * draws nothing never loads it.  pdt_draw_module_load loads it now, so that
+ * a missing module is reported before a long search instead of after it. */
+pdt_status pdt_draw_module_load(pdt_error *err);
+
 /* Graphviz: format "dot" (via libcgraph) or any libgvc device ("svg", "png"). */
 pdt_status pdt_model_render(const pdt_model *model, const char *path, const char *format,
                             pdt_error *err);

@@ -1,7 +1,7 @@
 /* 2-D pictures (cairo): points, segments, polygons, text and raster fills in
  * world coordinates, saved as PNG or SVG.  Drawing calls are recorded and
  * replayed at save time, so one picture can be written in both formats.
- * Only framework/render_plot.c touches cairo. */
+ * Only the drawing module (framework/draw/render_plot.c) touches cairo. */
 #ifndef PDT_PLOT_H
 #define PDT_PLOT_H
 

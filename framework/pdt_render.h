@@ -1,7 +1,8 @@
 /* Drawing any binary tree with Graphviz: the problem plugins (matrix chain,
  * BSP, k-D trees) describe their trees as labelled nodes and this writes DOT
- * (libcgraph) or renders it with libgvc (svg, png, ...).  Only
- * framework/render_*.c include Graphviz headers. */
+ * (libcgraph) or renders it with libgvc (svg, png, ...).  Checked in
+ * draw_tree.c, drawn by the drawing module (pdt_draw_module.h): only
+ * framework/draw/render_*.c include Graphviz or cairo headers. */
 #ifndef PDT_RENDER_H
 #define PDT_RENDER_H
 

@@ -1,5 +1,5 @@
 /* A model's tree as a Graphviz drawing: each node becomes a labelled node of
- * the generic drawing (render_tree.c) — a branch shows its rule in readable
+ * the generic drawing (pdt_render.h) — a branch shows its rule in readable
  * form, a leaf its label in the class colour, every node its items and class
  * counts — so there is one Graphviz back end for models and problems. */
 #include <stdlib.h>

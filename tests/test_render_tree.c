@@ -1,5 +1,6 @@
-/* Drawing any labelled binary tree (framework/render_tree.c): DOT text with
- * escaped labels and edge labels, SVG through libgvc, and the refusals. */
+/* Drawing any labelled binary tree (framework/draw_tree.c, and the drawing
+ * module's framework/draw/render_tree.c): DOT text with escaped labels and
+ * edge labels, SVG through libgvc, and the refusals. */
 #include <stdlib.h>
 #include <string.h>
 

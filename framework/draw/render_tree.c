@@ -1,15 +1,13 @@
-/* Any labelled binary tree as a Graphviz graph (pdt_render.h): built with
+/* The drawing module's trees (pdt_draw_module.h): any labelled binary tree
+ * (pdt_render.h, checked by the caller) as a Graphviz graph, built with
  * libcgraph, written by agwrite or laid out and rendered by libgvc.  The
  * Graphviz API is not reentrant: one render at a time, from one thread. */
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "atomic_file.h"
-#include "pdt_plugin.h"
-#include "pdt_render.h"
+#include "render.h"
 
 static char gv_messages[512];
 
@@ -20,28 +18,19 @@ static int gv_capture(char *msg)
     return 0;
 }
 
-/* DOT label text: backslashes doubled, newlines as the \n escape. */
-static void label_text(pdt_buf *b, const char *s)
+/* DOT label text: backslashes doubled, newlines as the \n escape (malloc'd). */
+static char *label_text(const char *s)
 {
+    size_t n = 0;
+    for (const char *c = s; c && *c; c++) n += *c == '\\' || *c == '\n' ? 2 : 1;
+    char *out = malloc(n + 1), *o = out;
+    if (!out) return NULL;
     for (; s && *s; s++) {
-        if (*s == '\\') pdt_buf_puts(b, "\\\\");
-        else if (*s == '\n') pdt_buf_puts(b, "\\n");
-        else pdt_buf_printf(b, "%c", *s);
+        if (*s == '\\' || *s == '\n') *o++ = '\\';
+        *o++ = *s == '\n' ? 'n' : *s;
     }
-}
-
-static pdt_status check_tree(const pdt_draw_tree *t, pdt_error *err)
-{
-    if (!t->nodes || t->n_nodes == 0 || t->n_nodes > INT32_MAX)
-        return pdt_error_set(err, PDT_EINTERNAL, "drawing an empty tree");
-    for (size_t i = 0; i < t->n_nodes; i++) {
-        int32_t l = t->nodes[i].left, r = t->nodes[i].right;
-        bool leaf = l < 0 && r < 0;
-        bool ok = leaf || (l > (int32_t)i && r > (int32_t)i && (size_t)l < t->n_nodes &&
-                           (size_t)r < t->n_nodes && l != r);
-        if (!ok) return pdt_error_set(err, PDT_EINTERNAL, "drawing a malformed tree (node %zu)", i);
-    }
-    return PDT_OK;
+    *o = '\0';
+    return out;
 }
 
 typedef struct gv_syms {
@@ -79,12 +68,10 @@ static pdt_status add_nodes(Agnode_t **v, Agraph_t *g, const gv_syms *sy, const 
     for (size_t i = 0; i < t->n_nodes; i++) {
         char name[32];
         snprintf(name, sizeof name, "n%zu", i);
-        pdt_buf b;
-        pdt_buf_init(&b);
-        label_text(&b, t->nodes[i].label);
+        char *text = label_text(t->nodes[i].label);
         v[i] = agnode(g, name, 1);
-        bool ok = v[i] && !b.failed && style_node(v[i], sy, &t->nodes[i], b.data ? b.data : "");
-        pdt_buf_clear(&b);
+        bool ok = v[i] && text && style_node(v[i], sy, &t->nodes[i], text);
+        free(text);
         if (!ok) return pdt_error_set(err, PDT_ENOMEM, "graphviz: cannot add node %zu", i);
     }
     return PDT_OK;
@@ -126,22 +113,10 @@ static pdt_status build_graph(Agraph_t **out, const pdt_draw_tree *t, pdt_error 
     return PDT_OK;
 }
 
-static pdt_status write_dot(Agraph_t *g, const char *path, pdt_error *err)
+static pdt_status write_dot(Agraph_t *g, FILE *out, pdt_error *err)
 {
-    pdt_atomic_file af;
-    pdt_status st = pdt_atomic_file_open(&af, path, err);
-    if (st != PDT_OK) return st;
-    if (agwrite(g, af.f) != 0) {
-        pdt_atomic_file_abort(&af);
-        return pdt_error_set(err, PDT_EIO, "cannot write %s: graphviz agwrite failed", path);
-    }
-    return pdt_atomic_file_commit(&af, err);
-}
-
-static long file_size(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
+    if (agwrite(g, out) != 0) return pdt_error_set(err, PDT_EIO, "graphviz agwrite failed");
+    return PDT_OK;
 }
 
 /* One libgvc context for the process, made on first use and kept (Graphviz
@@ -153,46 +128,31 @@ static GVC_t *shared_context(void)
     return gvc;
 }
 
-static pdt_status render_gvc(Agraph_t *g, const char *path, const char *format, pdt_error *err)
+static pdt_status render_gvc(Agraph_t *g, const char *format, FILE *out, pdt_error *err)
 {
-    if (strcmp(format, "svg") != 0 && strcmp(format, "png") != 0 && strcmp(format, "pdf") != 0)
-        return pdt_error_set(err, PDT_EINVAL, "unknown drawing format \"%.100s\" (supported: dot, svg, png, pdf)",
-                             format);
     GVC_t *gvc = shared_context();
     if (!gvc) return pdt_error_set(err, PDT_ENOMEM, "graphviz: cannot create a context");
-    pdt_atomic_file af;
-    pdt_status st = pdt_atomic_file_open(&af, path, err);
-    if (st != PDT_OK) return st;
-    fclose(af.f);
-    af.f = NULL;
-    if (gvLayout(gvc, g, "dot") != 0) {
-        st = pdt_error_set(err, PDT_EPLUGIN, "graphviz: dot layout failed: %s", gv_messages);
-    } else {
-        if (gvRenderFilename(gvc, g, format, af.tmp_path) != 0)
-            st = pdt_error_set(err, PDT_EIO, "cannot render %s as %s: %s", path, format,
-                               gv_messages[0] ? gv_messages : "graphviz failed");
-        else if (file_size(af.tmp_path) <= 0)
-            st = pdt_error_set(err, PDT_EIO, "cannot render %s: graphviz wrote nothing", path);
-        gvFreeLayout(gvc, g);
-    }
-    if (st == PDT_OK) return pdt_atomic_file_commit(&af, err);
-    pdt_atomic_file_abort(&af);
+    if (gvLayout(gvc, g, "dot") != 0)
+        return pdt_error_set(err, PDT_EPLUGIN, "graphviz: dot layout failed: %s", gv_messages);
+    pdt_status st = PDT_OK;
+    long start = ftell(out);
+    if (gvRender(gvc, g, format, out) != 0)
+        st = pdt_error_set(err, PDT_EIO, "cannot render as %s: %s", format,
+                           gv_messages[0] ? gv_messages : "graphviz failed");
+    else if (fflush(out) != 0 || ftell(out) <= start)
+        st = pdt_error_set(err, PDT_EIO, "graphviz wrote nothing");
+    gvFreeLayout(gvc, g);
     return st;
 }
 
-pdt_status pdt_draw_tree_render(const pdt_draw_tree *tree, const char *path, const char *format,
-                                pdt_error *err)
+pdt_status pdt_draw_render_tree(const pdt_draw_tree *tree, const char *format, FILE *out, pdt_error *err)
 {
-    if (!format || !format[0])
-        return pdt_error_set(err, PDT_EINVAL, "no drawing format given (try dot, svg or png)");
-    pdt_status st = check_tree(tree, err);
-    if (st != PDT_OK) return st;
     gv_messages[0] = '\0';
     agusererrf old = agseterrf(gv_capture);
     Agraph_t *g = NULL;
-    st = build_graph(&g, tree, err);
+    pdt_status st = build_graph(&g, tree, err);
     if (st == PDT_OK) {
-        st = strcmp(format, "dot") == 0 ? write_dot(g, path, err) : render_gvc(g, path, format, err);
+        st = strcmp(format, "dot") == 0 ? write_dot(g, out, err) : render_gvc(g, format, out, err);
         agclose(g);
     }
     agseterrf(old);
