@@ -31,6 +31,10 @@ static void kd_help(FILE *out)
     cli_print_options(out, kd_options);
 }
 
+static const cli_output_spec kd_outputs[] = {CLI_RESULT_SPECS, {"picture", "picture"}, {NULL, NULL}};
+static const char *const kd_inputs[] = {"data", NULL};
+static cli_outputs kd_set;
+
 static char **split_list(const char *text, size_t *n)
 {
     size_t cap = 1;
@@ -116,18 +120,16 @@ static int report(const pdt_kdtree *t, bool height_first)
                pdt_kdtree_optimal(t) ? "optimal" : "NOT proven optimal: a limit was reached",
                pdt_dataset_rows(pdt_kdtree_dataset(t)), pdt_kdtree_stats(t)->seconds);
     mpq_clear(cost);
-    json_t *doc = cli_get(kd_options, "output") ? kd_document(t, height_first) : NULL;
-    bool ok = cli_result_outputs(doc, kd_options, render_kd, t, "kdtree");
+    json_t *doc = cli_outputs_wants(&kd_set, "output") ? kd_document(t, height_first) : NULL;
+    bool ok = cli_result_write(&kd_set, doc, render_kd, t);
     json_decref(doc);
-    const char *pic = cli_get(kd_options, "picture");
-    if (ok && pic) {
-        if (pdt_kdtree_picture(t, pic, &err)) {
-            fprintf(stderr, "pdt kdtree: option --picture: %s\n", err.message);
-            cli_remove_outputs();
-            ok = false;
-        }
+    const char *pic = NULL;
+    ok = ok && cli_outputs_stage(&pic, &kd_set, "picture");
+    if (ok && pic && pdt_kdtree_picture(t, pic, &err)) {
+        cli_outputs_fail(&kd_set, "picture", err.message);
+        ok = false;
     }
-    return ok ? 0 : 1;
+    return ok && cli_outputs_commit(&kd_set) ? 0 : 1;
 }
 
 static bool read_objective(pdt_kd_objective *obj)
@@ -155,13 +157,23 @@ static int solve(pdt_dataset *ds, pdt_kd_objective obj, const pdt_search_opts *s
     if ((spec && pdt_kdtree_parse_order(&order, &n_order, ds, spec, &err)) ||
         pdt_kdtree_new(&t, ds, order, n_order, obj, &err) || pdt_kdtree_solve(t, so, &err)) {
         fprintf(stderr, "pdt kdtree: %s\n", err.message);
-        rc = err.status == PDT_EINVAL ? 1 : 3;
+        rc = cli_exit_status(err.status);
     } else {
         rc = report(t, obj == PDT_KD_HEIGHT);
     }
     pdt_kdtree_free(&t);
     free(order);
     return rc;
+}
+
+/* The cells are drawn in two dimensions: known before the search. */
+static bool picture_fits(const pdt_dataset *ds)
+{
+    const char *pic = cli_get(kd_options, "picture");
+    if (!pic || pdt_dataset_dims(ds) == 2) return true;
+    fprintf(stderr, "pdt kdtree: option --picture: %s: a picture of the cells needs two coordinates (the data "
+            "has %zu)\n", pic, pdt_dataset_dims(ds));
+    return false;
 }
 
 static int kd_run(int argc, char **argv)
@@ -181,9 +193,10 @@ static int kd_run(int argc, char **argv)
         return 2;
     }
     so.no_memo = cli_flag(kd_options, "no-memo");
+    if (!cli_outputs_plan(&kd_set, kd_options, kd_outputs, kd_inputs, "kdtree")) return 1;
     pdt_dataset *ds = NULL;
-    if (!load_points(&ds)) return 1;
-    int rc = solve(ds, obj, &so);
+    int rc = load_points(&ds) && picture_fits(ds) ? solve(ds, obj, &so) : 1;
+    cli_outputs_abort(&kd_set);
     pdt_dataset_free(&ds);
     return rc;
 }

@@ -147,7 +147,9 @@ static void test_model_plot_cli(void **state)
     snprintf(out, sizeof out, "%s/three.png", tu_tmpdir());
     tu_run_pdt(&r, "fit", "--data", three, "--size", "1", "--plot", out, NULL);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "option --plot: pictures need data with exactly 2 features"));
+    assert_non_null(strstr(r.err, "option --plot: "));
+    assert_non_null(strstr(r.err, "three.png: pictures need data with exactly 2 features (the data has 3)"));
+    assert_null(strstr(r.out, "objective")); /* refused before the search */
     assert_false(tu_exists(out));
     tu_run_free(&r);
     free(three);
