@@ -13,7 +13,7 @@ static cli_option predict_options[] = {
     {"model", 'm', "FILE", "model saved by 'pdt fit -o'", NULL},
     CLI_DATA_OPTIONS,
     {"no-label", 0, NULL, "the data has no label column", NULL},
-    {"output", 'o', "FILE", "write predictions as CSV (row,predicted[,actual]; - for standard output)", NULL},
+    {"output", 'o', "FILE", "write predictions as CSV (row,predicted[,actual]; fields quoted as RFC 4180 says; - for standard output)", NULL},
     {"quiet", 'q', NULL, "print only the accuracy line", NULL},
     {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
@@ -57,6 +57,24 @@ static void print_confusion(const pdt_model *m, const pdt_dataset *ds, const uin
     free(cm);
 }
 
+/* One CSV field as RFC 4180 wants it: quoted when it holds a comma, a quote,
+ * CR or LF (or starts or ends with a space), quotes doubled. */
+static void put_field(FILE *f, const char *v)
+{
+    size_t n = strlen(v);
+    bool quote = strpbrk(v, ",\"\r\n") != NULL || (n && (v[0] == ' ' || v[n - 1] == ' '));
+    if (!quote) {
+        fputs(v, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = v; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
 static bool write_predictions(cli_outputs *set, const pdt_model *m, const pdt_dataset *ds, const uint32_t *pred)
 {
     const char *path = NULL;
@@ -69,9 +87,10 @@ static bool write_predictions(cli_outputs *set, const pdt_model *m, const pdt_da
     bool labelled = pdt_dataset_has_labels(ds);
     fputs(labelled ? "row,predicted,actual\n" : "row,predicted\n", f);
     for (size_t i = 0; i < pdt_dataset_rows(ds); i++) {
-        fprintf(f, "%zu,%s", i + 1, pdt_model_class_name(m, pred[i]));
-        if (labelled) fprintf(f, ",%s", pdt_dataset_class_name(ds, pdt_dataset_label(ds, i)));
-        fprintf(f, "\n");
+        fprintf(f, "%zu,", i + 1);
+        put_field(f, pdt_model_class_name(m, pred[i]));
+        if (labelled) fputc(',', f), put_field(f, pdt_dataset_class_name(ds, pdt_dataset_label(ds, i)));
+        fputc('\n', f);
     }
     bool ok = !ferror(f);
     if (fclose(f) != 0 || !ok) {

@@ -251,6 +251,33 @@ static void test_cli_predict_errors(void **state)
 
 /* Counting on 1-D data with distinct values: every K-subset of the
  * thresholds forms exactly Catalan(K) binary search trees. */
+/* Issue 16: predict -o writes RFC 4180 CSV: labels holding a comma, a quote
+ * or a line break are quoted, quotes doubled. */
+static void test_cli_predict_csv_quoted(void **state)
+{
+    (void)state;
+    char *data = tu_write_file("quoting.csv", "x,label\n1,\"a,b\"\n2,\"say \"\"hi\"\"\"\n3,\"two\nlines\"\n4,plain\n");
+    char model[512], out[512];
+    snprintf(model, sizeof model, "%s/quoting.json", tu_tmpdir());
+    snprintf(out, sizeof out, "%s/quoting_pred.csv", tu_tmpdir());
+    tu_run r;
+    tu_run_pdt(&r, "fit", "--data", data, "--size", "3", "-q", "-o", model, NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    tu_run_pdt(&r, "predict", "--model", model, "--data", data, "-o", out, NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    char *csv = tu_read_file(out);
+    assert_non_null(csv);
+    assert_string_equal(csv, "row,predicted,actual\n"
+                             "1,\"a,b\",\"a,b\"\n"
+                             "2,\"say \"\"hi\"\"\",\"say \"\"hi\"\"\"\n"
+                             "3,\"two\nlines\",\"two\nlines\"\n"
+                             "4,plain,plain\n");
+    free(csv);
+    free(data);
+}
+
 static void test_cli_count(void **state)
 {
     (void)state;
@@ -311,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_cli_failed_output_leaves_nothing),
         cmocka_unit_test(test_cli_fit_result_document),
         cmocka_unit_test(test_cli_predict_errors),
+        cmocka_unit_test(test_cli_predict_csv_quoted),
         cmocka_unit_test(test_cli_count),
         cmocka_unit_test(test_cli_help_and_demo),
     };
