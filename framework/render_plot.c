@@ -1,6 +1,8 @@
 /* 2-D pictures with cairo: record shapes, replay them onto a PNG or SVG surface. */
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,8 @@ pdt_status pdt_plot_new(pdt_plot **out, int width, int height, double x0, double
         return pdt_error_set(err, PDT_EINVAL, "picture size %d×%d is not between 1 and 20000 pixels", width, height);
     if (!(x1 > x0) || !(y1 > y0))
         return pdt_error_set(err, PDT_EINVAL, "picture: the drawing box is empty");
+    if (!isfinite(x0) || !isfinite(x1) || !isfinite(y0) || !isfinite(y1))
+        return pdt_error_set(err, PDT_EINVAL, "picture: the drawing box is not finite");
     pdt_plot *p = calloc(1, sizeof *p);
     if (!p) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     *p = (pdt_plot){width, height, x0, x1, y0, y1, NULL, 0, 0, false};
@@ -70,16 +74,49 @@ pdt_rgba pdt_plot_class_color(size_t k, double alpha)
     return (pdt_rgba){c[0], c[1], c[2], alpha};
 }
 
+void pdt_plot_pad(double *lo, double *hi, double m)
+{
+    if (!(*hi >= *lo)) *lo = 0, *hi = 1;
+    if (!(m >= 0) || m > DBL_MAX) m = DBL_MAX;
+    *lo = *lo - m < -DBL_MAX ? -DBL_MAX : *lo - m;
+    *hi = *hi + m > DBL_MAX ? DBL_MAX : *hi + m;
+    if (!(*hi > *lo)) *hi = nextafter(*lo, INFINITY); /* a tiny width lost in rounding */
+}
+
+void pdt_plot_widen(double *lo, double *hi, double margin)
+{
+    if (!(*hi >= *lo)) *lo = 0, *hi = 1;
+    double half = *hi / 2 - *lo / 2;
+    if (!(half > 0)) half = fabs(*lo) > 0 ? fabs(*lo) / 2 : 0.5;
+    pdt_plot_pad(lo, hi, margin * 2 * half);
+}
+
 void pdt_plot_to_pixel(const pdt_plot *p, double x, double y, double *px, double *py)
 {
-    *px = (x - p->x0) / (p->x1 - p->x0) * p->width;
-    *py = (p->y1 - y) / (p->y1 - p->y0) * p->height;
+    /* halves: a box from -DBL_MAX to DBL_MAX has no finite width */
+    *px = (x / 2 - p->x0 / 2) / (p->x1 / 2 - p->x0 / 2) * p->width;
+    *py = (p->y1 / 2 - y / 2) / (p->y1 / 2 - p->y0 / 2) * p->height;
 }
 
 void pdt_plot_to_world(const pdt_plot *p, double px, double py, double *x, double *y)
 {
-    *x = p->x0 + px / p->width * (p->x1 - p->x0);
-    *y = p->y1 - py / p->height * (p->y1 - p->y0);
+    double s = px / p->width, t = py / p->height;
+    *x = p->x0 * (1 - s) + p->x1 * s;
+    *y = p->y1 * (1 - t) + p->y0 * t;
+}
+
+/* Cairo keeps coordinates in 24.8 fixed point: far-away (or non-finite)
+ * pixels are pulled in to where they cannot wrap around. */
+static double to_cairo(double v)
+{
+    return v > 1e6 ? 1e6 : v < -1e6 ? -1e6 : v == v ? v : 0;
+}
+
+static void world_to_cairo(const pdt_plot *p, double x, double y, double *px, double *py)
+{
+    pdt_plot_to_pixel(p, x, y, px, py);
+    *px = to_cairo(*px);
+    *py = to_cairo(*py);
 }
 
 static shape *add(pdt_plot *p, shape_kind kind)
@@ -185,7 +222,7 @@ static void draw_shape(const pdt_plot *p, cairo_t *cr, const shape *s)
     switch (s->kind) {
     case SHAPE_RASTER: draw_raster(p, cr, s); return;
     case SHAPE_POINT:
-        pdt_plot_to_pixel(p, s->a, s->b, &px, &py);
+        world_to_cairo(p, s->a, s->b, &px, &py);
         cairo_arc(cr, px, py, s->size, 0, 6.283185307179586);
         set_color(cr, s->fill);
         cairo_fill_preserve(cr);
@@ -194,8 +231,8 @@ static void draw_shape(const pdt_plot *p, cairo_t *cr, const shape *s)
         cairo_stroke(cr);
         return;
     case SHAPE_SEGMENT:
-        pdt_plot_to_pixel(p, s->a, s->b, &px, &py);
-        pdt_plot_to_pixel(p, s->c, s->d, &qx, &qy);
+        world_to_cairo(p, s->a, s->b, &px, &py);
+        world_to_cairo(p, s->c, s->d, &qx, &qy);
         cairo_move_to(cr, px, py);
         cairo_line_to(cr, qx, qy);
         set_color(cr, s->edge);
@@ -204,7 +241,7 @@ static void draw_shape(const pdt_plot *p, cairo_t *cr, const shape *s)
         return;
     case SHAPE_POLYGON:
         for (size_t i = 0; i < s->n; i++) {
-            pdt_plot_to_pixel(p, s->xy[2 * i], s->xy[2 * i + 1], &px, &py);
+            world_to_cairo(p, s->xy[2 * i], s->xy[2 * i + 1], &px, &py);
             if (i == 0) cairo_move_to(cr, px, py);
             else cairo_line_to(cr, px, py);
         }
@@ -213,7 +250,7 @@ static void draw_shape(const pdt_plot *p, cairo_t *cr, const shape *s)
         if (s->has_edge) set_color(cr, s->edge), cairo_set_line_width(cr, s->size), cairo_stroke(cr);
         return;
     case SHAPE_TEXT:
-        pdt_plot_to_pixel(p, s->a, s->b, &px, &py);
+        world_to_cairo(p, s->a, s->b, &px, &py);
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
         cairo_set_font_size(cr, s->size);
         cairo_move_to(cr, px, py);
