@@ -307,21 +307,29 @@ bool cli_outputs_commit(cli_outputs *set)
     return ok;
 }
 
-static void on_signal(int sig)
+/* What each signal did before: a crash handler (ASan's) still runs after ours. */
+static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGABRT};
+static struct sigaction previous[sizeof handled / sizeof *handled];
+
+static void on_signal(int sig, siginfo_t *info, void *context)
 {
+    (void)context;
     pdt_atomic_file_unlink_all();
-    signal(sig, SIG_DFL);
-    raise(sig);
+    for (size_t i = 0; i < sizeof handled / sizeof *handled; i++)
+        if (handled[i] == sig) sigaction(sig, &previous[i], NULL);
+    /* A fault returns to the faulting instruction, which meets the old
+     * handler; a signal sent by kill() or raise() is sent again. */
+    if (info->si_code <= 0 || sig == SIGINT || sig == SIGTERM || sig == SIGHUP) raise(sig);
 }
 
 void cli_signals_install(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    for (size_t i = 0; i < sizeof handled / sizeof *handled; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
         sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
+        sigaction(handled[i], &sa, &previous[i]);
     }
 }

@@ -6,7 +6,7 @@
  * its name ("-" is standard output for text formats only).  After the work
  * every output is written to a temporary file next to its target; only when
  * all are written are they renamed into place (signals held off meanwhile).
- * A failure, SIGINT, SIGTERM or SIGHUP removes every temporary file. */
+ * A failure or a signal that ends the process removes every temporary file. */
 #ifndef PDT_CLI_OUTPUTS_H
 #define PDT_CLI_OUTPUTS_H
 
@@ -62,7 +62,9 @@ bool cli_outputs_commit(cli_outputs *set);
 void cli_outputs_abort(cli_outputs *set);
 
 /* SIGINT, SIGTERM and SIGHUP remove the temporary files, then end the process
- * as the signal would.  Installed once by main. */
+ * as the signal would; so do the crash signals (SIGSEGV, SIGFPE, SIGBUS,
+ * SIGILL, SIGABRT), handing over to whatever handled them before.  Installed
+ * once by main. */
 void cli_signals_install(void);
 
 #endif

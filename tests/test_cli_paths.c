@@ -315,7 +315,8 @@ static void test_cli_paths_signal_all_or_none(void **state)
     for (int k = 0; k < 20; k++) {
         for (size_t i = 0; i < 5; i++) unlink(out[i]);
         /* moments spread over the whole run: search, drawings, writes */
-        run_and_kill(argv, whole * (0.02 + 0.055 * k), k % 2 ? SIGTERM : SIGINT);
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGSEGV};
+        run_and_kill(argv, whole * (0.02 + 0.055 * k), sigs[k % 4]);
         size_t present = 0;
         for (size_t i = 0; i < 5; i++) present += tu_exists(out[i]) != 0;
         if (present != 0 && present != 5) fprintf(stderr, "moment %d: %zu of 5 outputs\n", k, present);
