@@ -4,6 +4,7 @@
 
 #include "../problems/kdtree.h"
 #include "command.h"
+#include "data.h"
 #include "options.h"
 #include "result.h"
 
@@ -11,6 +12,7 @@ static cli_option kd_options[] = {
     {"data", 'd', "FILE", "points: CSV with a header; every column but --weights/--skip is a coordinate", NULL},
     {"weights", 'w', "COLUMN", "column of exact non-negative access weights (default: all 1)", NULL},
     {"skip", 0, "COLS", "comma-separated columns to ignore (e.g. an id column)", NULL},
+    CLI_CSV_SHAPE_OPTIONS,
     {"order", 0, "DIMS", "dimension order cycled through by the levels, e.g. \"y,x\" (default: column order)", NULL},
     {"objective", 0, "NAME", "access (default: Σ w·(depth+1), then height) or height (then access)", NULL},
     CLI_RESULT_OPTIONS,
@@ -58,10 +60,11 @@ static bool load_points(pdt_dataset **ds)
                           .skip = (const char *const *)skip, .n_skip = n_skip};
     pdt_error err;
     pdt_error_clear(&err);
-    pdt_status st = pdt_dataset_load_csv(ds, path, &co, &err);
+    pdt_status st = cli_csv_shape(&co, kd_options, "kdtree") ? pdt_dataset_load_csv(ds, path, &co, &err) : PDT_EINVAL;
+    if (st && !err.status) err.status = st; /* cli_csv_shape printed its message */
     for (size_t i = 0; i < n_skip; i++) free(skip[i]);
     free(skip);
-    if (st) fprintf(stderr, "pdt kdtree: %s\n", err.message);
+    if (st && err.message[0]) fprintf(stderr, "pdt kdtree: %s\n", err.message);
     return !st;
 }
 

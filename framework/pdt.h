@@ -54,6 +54,12 @@ pdt_status pdt_error_prefix(pdt_error *err, const char *fmt, ...) __attribute__(
  * kept exactly: decimals are rationals ("0.1" is 1/10). */
 typedef struct pdt_dataset pdt_dataset;
 
+typedef enum pdt_csv_header {
+    PDT_CSV_HEADER_AUTO = 0, /* a header; refused when its feature names are all numbers */
+    PDT_CSV_HEADER_YES,      /* a header, whatever it holds */
+    PDT_CSV_HEADER_NO        /* no header: the columns are named col1, col2, ... */
+} pdt_csv_header;
+
 typedef struct pdt_csv_options {
     const char *label;        /* label column name; NULL means the last column */
     bool no_label;            /* the file has no label column */
@@ -61,10 +67,17 @@ typedef struct pdt_csv_options {
     bool skip_nonnumeric;     /* drop feature columns holding a non-number */
     const char *const *skip;  /* names of columns to ignore */
     size_t n_skip;
+    /* appended in 0.1 (issue 16: say what was guessed): */
+    char delimiter;           /* 0: ',' ';' or tab, detected from the first line; ' ': runs of
+                                 blanks; any other byte: that byte */
+    pdt_csv_header header;    /* whether the first row names the columns */
 } pdt_csv_options;
 
 /* CSV with a header row; comma separated (';' and tab are detected), RFC 4180
- * quotes, CRLF and a UTF-8 byte-order mark tolerated. */
+ * quotes, CRLF and a UTF-8 byte-order mark tolerated.  What detection cannot
+ * tell is refused with the option that settles it: a detected file of one
+ * column whose lines hold blanks (delimiter), a header row of numbers only
+ * (header), --skip-nonnumeric dropping every feature. */
 pdt_status pdt_dataset_load_csv(pdt_dataset **out, const char *path, const pdt_csv_options *opt,
                                 pdt_error *err);
 /* The same from memory; `name` is used in messages in place of a file name. */

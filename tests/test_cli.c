@@ -278,6 +278,65 @@ static void test_cli_predict_csv_quoted(void **state)
     free(data);
 }
 
+/* Runs pdt fit on data with extra options; returns the run (caller frees). */
+static tu_run fit_with(const char *data, const char *a, const char *b)
+{
+    tu_run r;
+    tu_run_pdt(&r, "fit", "--data", data, "--size", "1", "-q", a, b, NULL);
+    return r;
+}
+
+/* Issue 16: the loaders say what they guessed.  Each file below was misread
+ * silently: a blank-separated file as one label column, a header-less file
+ * without its first row, a CSV named .txt as DL8.5, --skip-nonnumeric into a
+ * model of no features. */
+static void test_cli_loader_guesses(void **state)
+{
+    (void)state;
+    char *spaced = tu_write_file("spaced.csv", "x y label\n1 5 a\n2 6 a\n3 1 b\n4 2 b\n");
+    tu_run r = fit_with(spaced, NULL, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "spaced.csv:1: read with the delimiter ','"));
+    assert_non_null(strstr(r.err, "--delimiter space"));
+    tu_run_free(&r);
+    r = fit_with(spaced, "--delimiter", "space");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "objective 0 (optimal)"));
+    tu_run_free(&r);
+    char *headless = tu_write_file("headless.csv", "1,5,a\n2,6,a\n3,1,b\n4,2,b\n");
+    r = fit_with(headless, NULL, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "headless.csv:1: the header row holds numbers"));
+    assert_non_null(strstr(r.err, "--no-header"));
+    tu_run_free(&r);
+    char model[512];
+    snprintf(model, sizeof model, "%s/headless.json", tu_tmpdir());
+    tu_run_pdt(&r, "fit", "--data", headless, "--size", "1", "-q", "--no-header", "-o", model, NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    tu_run_pdt(&r, "predict", "--model", model, "--data", headless, "--no-header", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "4 of 4 correct")); /* every row, the first included */
+    tu_run_free(&r);
+    char *txt = tu_write_file("csv_named.txt", "x,y,label\n1,5,a\n2,6,a\n3,1,b\n4,2,b\n");
+    r = fit_with(txt, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "csv_named.txt: read as CSV"));
+    assert_non_null(strstr(r.out, "objective 0 (optimal)"));
+    tu_run_free(&r);
+    r = fit_with(tu_data("tiny_dl85.txt"), NULL, NULL); /* real DL8.5 stays DL8.5, quietly */
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "read as CSV"));
+    tu_run_free(&r);
+    char *holes = tu_write_file("holes.csv", "a,b,label\n1,?,x\n?,2,y\n");
+    r = fit_with(holes, "--skip-nonnumeric", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "--skip-nonnumeric dropped every feature column"));
+    assert_non_null(strstr(r.err, "\"a\" (3:1), \"b\" (2:3)"));
+    tu_run_free(&r);
+    free(spaced), free(headless), free(txt), free(holes);
+}
+
 static void test_cli_count(void **state)
 {
     (void)state;
@@ -339,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_cli_fit_result_document),
         cmocka_unit_test(test_cli_predict_errors),
         cmocka_unit_test(test_cli_predict_csv_quoted),
+        cmocka_unit_test(test_cli_loader_guesses),
         cmocka_unit_test(test_cli_count),
         cmocka_unit_test(test_cli_help_and_demo),
     };
