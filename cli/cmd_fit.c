@@ -204,7 +204,11 @@ static int fit_run(int argc, char **argv)
     pdt_error err;
     pdt_error_clear(&err);
     int rc = 0;
+    static volatile sig_atomic_t interrupted;
+    fo.stop = &interrupted;
+    cli_signals_arm_stop(&interrupted);
     pdt_status fit_status = pdt_fit(&m, ds, &fo, &err);
+    cli_signals_arm_stop(NULL);
     if (fo.trace) cli_explain_finish(&explain);
     if (fit_status) {
         fprintf(stderr, "pdt fit: %s\n", err.message);
@@ -214,6 +218,7 @@ static int fit_run(int argc, char **argv)
             fprintf(stderr, "pdt fit: %s\n", err.message);
         print_summary(m);
         if (!write_outputs(&set, m, ds, plot_w, plot_h)) rc = 1;
+        else if (interrupted) rc = 130; /* the outputs are written, flagged "optimal": false */
     }
     cli_outputs_abort(&set);
     pdt_model_free(&m);

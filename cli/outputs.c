@@ -311,9 +311,22 @@ bool cli_outputs_commit(cli_outputs *set)
 static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGABRT};
 static struct sigaction previous[sizeof handled / sizeof *handled];
 
+static volatile sig_atomic_t *stop_flag;
+
+void cli_signals_arm_stop(volatile sig_atomic_t *flag) { stop_flag = flag; }
+
 static void on_signal(int sig, siginfo_t *info, void *context)
 {
     (void)context;
+    volatile sig_atomic_t *flag = stop_flag;
+    if (sig == SIGINT && flag && !*flag) {
+        static const char msg[] = "\npdt: interrupted: finishing with the best tree found so far "
+                                  "(interrupt again to abort)\n";
+        *flag = 1;
+        ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)ignored;
+        return;
+    }
     pdt_atomic_file_unlink_all();
     for (size_t i = 0; i < sizeof handled / sizeof *handled; i++)
         if (handled[i] == sig) sigaction(sig, &previous[i], NULL);

@@ -10,6 +10,7 @@
 #ifndef PDT_CLI_OUTPUTS_H
 #define PDT_CLI_OUTPUTS_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "../framework/atomic_file.h"
@@ -66,5 +67,9 @@ void cli_outputs_abort(cli_outputs *set);
  * SIGILL, SIGABRT), handing over to whatever handled them before.  Installed
  * once by main. */
 void cli_signals_install(void);
+
+/* While flag is set (not NULL), the first SIGINT only sets *flag = 1 (a
+ * search then ends with its best so far); the second ends the process. */
+void cli_signals_arm_stop(volatile sig_atomic_t *flag);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h> /* before gmp.h, which declares its FILE functions only then */
 
 #include <gmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -201,6 +202,9 @@ typedef struct pdt_fit_options {
     void *progress_user;
     uint32_t threads;             /* 0: every core (OMP_NUM_THREADS honoured); 1: one.  The
                                      result does not depend on it. */
+    /* appended in 0.1 (issue 16): */
+    const volatile sig_atomic_t *stop; /* when *stop turns non-zero (a signal handler) the search
+                                          ends as at the time limit: best tree so far, not optimal */
 } pdt_fit_options;
 
 void pdt_fit_options_init(pdt_fit_options *opt);
