@@ -101,7 +101,8 @@ static int count_run(int argc, char **argv)
     if (!cli_parse(count_options, argc, argv, "count") ||
         !cli_uint(&size, count_options, "size", "count", PDT_UNLIMITED) ||
         !cli_uint(&min_leaf, count_options, "min-leaf", "count", 0) ||
-        !cli_uint(&degree, count_options, "degree", "count", 0))
+        !cli_uint(&degree, count_options, "degree", "count", 0) ||
+        !cli_csv_shape(&(pdt_csv_options){0}, count_options, "count"))
         return 2;
     bool list = cli_flag(count_options, "list"), list_rules = cli_flag(count_options, "list-rules");
     uint32_t *pick = NULL;

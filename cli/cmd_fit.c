@@ -185,7 +185,10 @@ static int fit_run(int argc, char **argv)
         fo.progress_user = &next_report;
     }
     uint32_t explain_lines = 400;
-    if (!cli_uint(&explain_lines, fit_options, "explain-lines", "fit", 400)) return 2;
+    pdt_csv_options shape;
+    if (!cli_uint(&explain_lines, fit_options, "explain-lines", "fit", 400) ||
+        !cli_csv_shape(&shape, fit_options, "fit"))
+        return 2;
     cli_outputs set;
     if (!cli_outputs_plan(&set, fit_options, fit_outputs, fit_inputs, "fit")) return 1;
     pdt_dataset *ds = NULL;

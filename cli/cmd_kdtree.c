@@ -189,7 +189,8 @@ static int kd_run(int argc, char **argv)
     pdt_search_opts_init(&so);
     pdt_kd_objective obj;
     if (!cli_parse(kd_options, argc, argv, "kdtree") || !read_objective(&obj) ||
-        !cli_double(&so.time_limit, kd_options, "time-limit", "kdtree", 0))
+        !cli_double(&so.time_limit, kd_options, "time-limit", "kdtree", 0) ||
+        !cli_csv_shape(&(pdt_csv_options){0}, kd_options, "kdtree"))
         return 2;
     if (!cli_get(kd_options, "data")) {
         fprintf(stderr, "pdt kdtree: option --data is required (try 'pdt kdtree --help')\n");

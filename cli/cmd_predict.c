@@ -109,7 +109,9 @@ static int predict_run(int argc, char **argv)
         predict_help(stdout);
         return 0;
     }
-    if (!cli_parse(predict_options, argc, argv, "predict")) return 2;
+    pdt_csv_options shape;
+    if (!cli_parse(predict_options, argc, argv, "predict") || !cli_csv_shape(&shape, predict_options, "predict"))
+        return 2;
     const char *model_path = cli_get(predict_options, "model");
     if (!model_path) {
         fprintf(stderr, "pdt predict: option --model is required\n");

@@ -334,6 +334,10 @@ static void test_cli_loader_guesses(void **state)
     assert_non_null(strstr(r.err, "--skip-nonnumeric dropped every feature column"));
     assert_non_null(strstr(r.err, "\"a\" (3:1), \"b\" (2:3)"));
     tu_run_free(&r);
+    r = fit_with(spaced, "--delimiter", "ab"); /* a bad value is a usage error */
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "option --delimiter: 'ab'"));
+    tu_run_free(&r);
     free(spaced), free(headless), free(txt), free(holes);
 }
 
