@@ -32,6 +32,10 @@ static void bsp_help(FILE *out)
     cli_print_options(out, bsp_options);
 }
 
+static const cli_output_spec bsp_outputs[] = {CLI_RESULT_SPECS, {"picture", "picture"}, {NULL, NULL}};
+static const char *const bsp_inputs[] = {"segments", NULL};
+static cli_outputs bsp_set;
+
 typedef struct bsp_run {
     pdt_bsp *b;
     pdt_bsp_objective objective;
@@ -149,16 +153,16 @@ static int report(const bsp_run *run)
            (unsigned long long)s.nodes, (unsigned long long)s.branch_nodes, s.depth,
            s.optimal ? "optimal" : "NOT proven optimal: a limit was reached", pdt_bsp_stats(run->b)->seconds);
     if (run->has_random && !print_random(run, &s)) return 3;
-    json_t *doc = cli_get(bsp_options, "output") ? bsp_document(run) : NULL;
-    bool ok = cli_result_outputs(doc, bsp_options, render_bsp, run->b, "bsp");
+    json_t *doc = cli_outputs_wants(&bsp_set, "output") ? bsp_document(run) : NULL;
+    bool ok = cli_result_write(&bsp_set, doc, render_bsp, run->b);
     json_decref(doc);
-    const char *pic = cli_get(bsp_options, "picture");
+    const char *pic = NULL;
+    ok = ok && cli_outputs_stage(&pic, &bsp_set, "picture");
     if (ok && pic && pdt_bsp_picture(run->b, pic, &err)) {
-        fprintf(stderr, "pdt bsp: option --picture: %s\n", err.message);
-        cli_remove_outputs();
+        cli_outputs_fail(&bsp_set, "picture", err.message);
         ok = false;
     }
-    return ok ? 0 : 1;
+    return ok && cli_outputs_commit(&bsp_set) ? 0 : 1;
 }
 
 static bool read_options(bsp_run *run, pdt_search_opts *so, uint32_t *tries, uint32_t *seed)
@@ -192,6 +196,7 @@ static int bsp_run_cmd(int argc, char **argv)
     pdt_search_opts so;
     uint32_t tries = 0, seed = 1;
     if (!cli_parse(bsp_options, argc, argv, "bsp") || !read_options(&run, &so, &tries, &seed)) return 2;
+    if (!cli_outputs_plan(&bsp_set, bsp_options, bsp_outputs, bsp_inputs, "bsp")) return 1;
     if (!cli_drawing_ready(bsp_options, "bsp")) return 1;
     pdt_error err;
     pdt_error_clear(&err);
@@ -204,10 +209,11 @@ static int bsp_run_cmd(int argc, char **argv)
     int rc = 0;
     if (st) {
         fprintf(stderr, "pdt bsp: %s\n", err.message);
-        rc = st == PDT_EINVAL ? 1 : 3;
+        rc = cli_exit_status(st);
     } else {
         rc = report(&run);
     }
+    cli_outputs_abort(&bsp_set);
     pdt_bsp_free(&run.b);
     return rc;
 }

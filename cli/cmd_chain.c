@@ -28,6 +28,10 @@ static void chain_help(FILE *out)
     cli_print_options(out, chain_options);
 }
 
+static const cli_output_spec chain_outputs[] = {CLI_RESULT_SPECS, {NULL, NULL}};
+static const char *const chain_inputs[] = {"dims-file", NULL};
+static cli_outputs chain_set;
+
 static bool dims_given(void)
 {
     const char *text = cli_get(chain_options, "dims"), *file = cli_get(chain_options, "dims-file");
@@ -88,10 +92,10 @@ static int report(const pdt_chain *c)
                pdt_chain_optimal(c) ? "optimal" : "NOT proven optimal: a limit was reached",
                pdt_chain_matrices(c), pdt_chain_stats(c)->seconds);
     mpz_clear(cost);
-    json_t *doc = cli_get(chain_options, "output") ? chain_document(c) : NULL;
-    bool ok = cli_result_outputs(doc, chain_options, render_chain, c, "chain");
+    json_t *doc = cli_outputs_wants(&chain_set, "output") ? chain_document(c) : NULL;
+    bool ok = cli_result_write(&chain_set, doc, render_chain, c);
     json_decref(doc);
-    return ok ? 0 : 1;
+    return ok && cli_outputs_commit(&chain_set) ? 0 : 1;
 }
 
 static int chain_run(int argc, char **argv)
@@ -107,19 +111,24 @@ static int chain_run(int argc, char **argv)
         return 2;
     if (!cli_drawing_ready(chain_options, "chain")) return 1;
     so.no_memo = cli_flag(chain_options, "no-memo");
+    if (!cli_outputs_plan(&chain_set, chain_options, chain_outputs, chain_inputs, "chain")) return 1;
     mpz_t *dims = NULL;
     size_t n = 0;
-    if (!read_dims(&dims, &n)) return 1;
+    if (!read_dims(&dims, &n)) {
+        cli_outputs_abort(&chain_set);
+        return 1;
+    }
     pdt_chain *c = NULL;
     pdt_error err;
     pdt_error_clear(&err);
     int rc = 0;
     if (pdt_chain_new(&c, (const mpz_t *)dims, n, &err) || pdt_chain_solve(c, &so, &err)) {
         fprintf(stderr, "pdt chain: %s\n", err.message);
-        rc = err.status == PDT_EINVAL ? 1 : 3;
+        rc = cli_exit_status(err.status);
     } else {
         rc = report(c);
     }
+    cli_outputs_abort(&chain_set);
     pdt_chain_free(&c);
     pdt_chain_dims_free(dims, n);
     return rc;

@@ -8,6 +8,7 @@
 #include "count_list.h"
 #include "data.h"
 #include "options.h"
+#include "outputs.h"
 #include "pdt.h"
 
 static cli_option count_options[] = {
@@ -16,7 +17,7 @@ static cli_option count_options[] = {
     {"size", 'k', "K", "count trees with exactly K branch nodes", NULL},
     {"min-leaf", 0, "M", "count only trees whose split leaves hold at least M items", NULL},
     {"degree", 0, "G", "polynomial degree of hypersurface rules", NULL},
-    {"output", 'o', "FILE", "write the result document (JSON)", NULL},
+    {"output", 'o', "FILE", "write the result document (JSON; - for standard output)", NULL},
     {"list", 0, NULL, "teaching: every K-permutation of the rules, each marked as a proper tree (valid "
                       "level order) or invalid, and why", NULL},
     {"list-rules", 0, NULL, "print the candidate rules with their #numbers and defining rows", NULL},
@@ -46,7 +47,10 @@ static json_t *json_mpz(mpz_srcptr z)
     return j;
 }
 
-static bool write_result(const char *path, const pdt_count_report *r, const char *rules, const char *data)
+static const cli_output_spec count_outputs[] = {{"output", "json"}, {NULL, NULL}};
+static const char *const count_inputs[] = {"data", NULL};
+
+static bool write_result(cli_outputs *set, const pdt_count_report *r, const char *rules, const char *data)
 {
     json_t *doc = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:b, s:I, s:i, s:o, s:o, s:o, s:o}",
                             "format", "pdt-result", "version", 1, "pdt", PDT_VERSION_STRING,
@@ -54,14 +58,17 @@ static bool write_result(const char *path, const pdt_count_report *r, const char
                             "optimal", 1, "rules_count", (json_int_t)r->n_rules, "size", (int)r->size,
                             "proper_trees", json_mpz(r->proper), "combinations", json_mpz(r->combinations),
                             "factorial", json_mpz(r->factorial), "permutations", json_mpz(r->permutations));
-    if (!doc) return false;
-    json_object_set_new(doc, "data", json_string(data));
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    bool ok = json_dump_file(doc, tmp, JSON_INDENT(2)) == 0 && rename(tmp, path) == 0;
-    if (!ok) remove(tmp);
+    const char *path = NULL;
+    bool ok = doc && json_object_set_new(doc, "data", json_string(data)) == 0 &&
+              cli_outputs_stage(&path, set, "output");
+    if (ok && json_dump_file(doc, path, JSON_INDENT(2)) != 0) {
+        cli_outputs_fail(set, "output", "cannot write the result document");
+        ok = false;
+    } else if (!doc) {
+        cli_outputs_fail(set, "output", "out of memory building the result document");
+    }
     json_decref(doc);
-    return ok;
+    return ok && cli_outputs_commit(set);
 }
 
 static void print_report(const pdt_count_report *r)
@@ -94,7 +101,8 @@ static int count_run(int argc, char **argv)
     if (!cli_parse(count_options, argc, argv, "count") ||
         !cli_uint(&size, count_options, "size", "count", PDT_UNLIMITED) ||
         !cli_uint(&min_leaf, count_options, "min-leaf", "count", 0) ||
-        !cli_uint(&degree, count_options, "degree", "count", 0))
+        !cli_uint(&degree, count_options, "degree", "count", 0) ||
+        !cli_csv_shape(&(pdt_csv_options){0}, count_options, "count"))
         return 2;
     bool list = cli_flag(count_options, "list"), list_rules = cli_flag(count_options, "list-rules");
     uint32_t *pick = NULL;
@@ -114,9 +122,15 @@ static int count_run(int argc, char **argv)
         return 2;
     }
     const char *rules = cli_get(count_options, "rules") ? cli_get(count_options, "rules") : "axis";
+    cli_outputs set;
+    if (!cli_outputs_plan(&set, count_options, count_outputs, count_inputs, "count")) {
+        free(pick);
+        return 1;
+    }
     pdt_dataset *ds = NULL;
     if (!cli_load_data(&ds, count_options, "count", false)) {
         free(pick);
+        cli_outputs_abort(&set);
         return 1;
     }
     if (list || list_rules) {
@@ -137,12 +151,10 @@ static int count_run(int argc, char **argv)
         rc = 1;
     } else {
         print_report(&r);
-        const char *out = cli_get(count_options, "output");
-        if (out && !write_result(out, &r, rules, pdt_dataset_name(ds))) {
-            fprintf(stderr, "pdt count: option --output: cannot write %s\n", out);
+        if (cli_outputs_wants(&set, "output") && !write_result(&set, &r, rules, pdt_dataset_name(ds)))
             rc = 1;
-        }
     }
+    cli_outputs_abort(&set);
     pdt_count_report_clear(&r);
     pdt_dataset_free(&ds);
     return rc;

@@ -7,6 +7,7 @@
 #include "command.h"
 #include "drawing.h"
 #include "options.h"
+#include "outputs.h"
 #include "pdt.h"
 
 static const char demo_csv[] =
@@ -27,6 +28,20 @@ static void demo_help(FILE *out)
                  "Fits optimal trees with axis-parallel and oblique (hyperplane) rules on a\n"
                  "small embedded XOR-like data set and prints them.\n\noptions:\n");
     cli_print_options(out, demo_options);
+}
+
+static const cli_output_spec demo_outputs[] = {{"output", "json"}, {"svg", "svg"}, {NULL, NULL}};
+
+static bool write_outputs(cli_outputs *set, const pdt_model *best)
+{
+    const char *json = NULL, *svg = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (!cli_outputs_stage(&json, set, "output") || !cli_outputs_stage(&svg, set, "svg")) return false;
+    const char *failed = json && pdt_model_save_json(best, json, &err) ? "output"
+                         : svg && pdt_model_render(best, svg, "svg", &err) ? "svg" : NULL;
+    if (failed) cli_outputs_fail(set, failed, err.message);
+    return !failed && cli_outputs_commit(set);
 }
 
 static int demo_fit(pdt_model **out, const pdt_dataset *ds, const char *rules, uint32_t k, bool show)
@@ -57,12 +72,15 @@ static int demo_run(int argc, char **argv)
         return 0;
     }
     if (!cli_parse(demo_options, argc, argv, "demo")) return 2;
+    cli_outputs set;
+    if (!cli_outputs_plan(&set, demo_options, demo_outputs, NULL, "demo")) return 1;
     if (!cli_drawing_ready(demo_options, "demo")) return 1;
     pdt_dataset *ds = NULL;
     pdt_error err;
     pdt_error_clear(&err);
     if (pdt_dataset_read_csv(&ds, demo_csv, strlen(demo_csv), "demo.csv", NULL, &err)) {
         fprintf(stderr, "pdt demo: %s\n", err.message);
+        cli_outputs_abort(&set);
         return 3;
     }
     printf("Embedded data: %zu points in 2-D, 2 classes (XOR-like).\n\n", pdt_dataset_rows(ds));
@@ -78,10 +96,8 @@ static int demo_run(int argc, char **argv)
         if (last) best = m;
         else pdt_model_free(&m);
     }
-    const char *json = cli_get(demo_options, "output"), *svg = cli_get(demo_options, "svg");
-    if (!rc && json && pdt_model_save_json(best, json, &err)) rc = 1;
-    if (!rc && svg && pdt_model_render(best, svg, "svg", &err)) rc = 1;
-    if (rc && err.status) fprintf(stderr, "pdt demo: %s\n", err.message);
+    if (!rc && set.n && !write_outputs(&set, best)) rc = 1;
+    cli_outputs_abort(&set);
     pdt_model_free(&best);
     pdt_dataset_free(&ds);
     return rc;

@@ -7,6 +7,7 @@
 #include "drawing.h"
 #include "explain.h"
 #include "options.h"
+#include "outputs.h"
 #include "pdt.h"
 
 static cli_option fit_options[] = {
@@ -30,9 +31,9 @@ static cli_option fit_options[] = {
     {"time-limit", 0, "S", "stop after S seconds with the best tree so far (not proven optimal)", NULL},
     {"threads", 0, "N", "threads (default: every core, or OMP_NUM_THREADS); the tree does not "
                         "depend on it", NULL},
-    {"output", 'o', "FILE", "write the model / result document (JSON)", NULL},
-    {"dot", 0, "FILE", "write the tree as Graphviz DOT", NULL},
-    {"svg", 0, "FILE", "draw the tree as SVG", NULL},
+    {"output", 'o', "FILE", "write the model / result document (JSON; - for standard output)", NULL},
+    {"dot", 0, "FILE", "write the tree as Graphviz DOT (- for standard output)", NULL},
+    {"svg", 0, "FILE", "draw the tree as SVG (- for standard output)", NULL},
     {"png", 0, "FILE", "draw the tree as PNG", NULL},
     {"plot", 0, "FILE", "2-D data: picture of the regions, splits and points (.png or .svg)", NULL},
     {"plot-size", 0, "WxH", "picture size in pixels (default 640x480)", NULL},
@@ -141,36 +142,38 @@ static void print_summary(const pdt_model *m)
     mpq_clear(obj);
 }
 
-static bool write_outputs(const pdt_model *m, const pdt_dataset *ds, cli_option *o, int plot_w, int plot_h)
+static const cli_output_spec fit_outputs[] = {
+    {"output", "json"}, {"dot", "dot"}, {"svg", "svg"}, {"png", "png"}, {"plot", "picture"}, {NULL, NULL}};
+static const char *const fit_inputs[] = {"data", NULL};
+
+/* Every output staged, then all renamed into place together. */
+static bool write_outputs(cli_outputs *set, const pdt_model *m, const pdt_dataset *ds, int plot_w, int plot_h)
 {
-    static const struct { const char *opt, *format; } outs[] = {
-        {"output", NULL}, {"dot", "dot"}, {"svg", "svg"}, {"png", "png"}};
-    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
-        const char *path = cli_get(o, outs[i].opt);
+    for (size_t i = 0; fit_outputs[i].option; i++) {
+        const char *opt = fit_outputs[i].option, *path = NULL;
+        if (!cli_outputs_stage(&path, set, opt)) return false;
         if (!path) continue;
         pdt_error err;
         pdt_error_clear(&err);
-        pdt_status st = outs[i].format ? pdt_model_render(m, path, outs[i].format, &err)
-                                       : pdt_model_save_json(m, path, &err);
+        pdt_status st = strcmp(opt, "output") == 0 ? pdt_model_save_json(m, path, &err)
+                        : strcmp(opt, "plot") == 0 ? pdt_model_plot(m, ds, path, plot_w, plot_h, &err)
+                                                   : pdt_model_render(m, path, fit_outputs[i].format, &err);
         if (st) {
-            fprintf(stderr, "pdt fit: option --%s: %s\n", outs[i].opt, err.message);
-            cli_remove_outputs();
+            cli_outputs_fail(set, opt, err.message);
             return false;
         }
-        cli_track_output(path);
     }
-    const char *plot = cli_get(o, "plot");
-    if (plot) {
-        pdt_error err;
-        pdt_error_clear(&err);
-        if (pdt_model_plot(m, ds, plot, plot_w, plot_h, &err)) {
-            fprintf(stderr, "pdt fit: option --plot: %s\n", err.message);
-            cli_remove_outputs();
-            return false;
-        }
-        cli_track_output(plot);
-    }
-    return true;
+    return cli_outputs_commit(set);
+}
+
+/* A picture needs 2-D data: known before the search, so refused before it. */
+static bool plot_fits(const pdt_dataset *ds)
+{
+    const char *plot = cli_get(fit_options, "plot");
+    if (!plot || pdt_dataset_dims(ds) == 2) return true;
+    fprintf(stderr, "pdt fit: option --plot: %s: pictures need data with exactly 2 features (the data has %zu)\n",
+            plot, pdt_dataset_dims(ds));
+    return false;
 }
 
 /* Long searches say how they are doing on stderr (from the fifth second, every 5 s). */
@@ -201,9 +204,18 @@ static int fit_run(int argc, char **argv)
         fo.progress_user = &next_report;
     }
     uint32_t explain_lines = 400;
-    if (!cli_uint(&explain_lines, fit_options, "explain-lines", "fit", 400)) return 2;
+    pdt_csv_options shape;
+    if (!cli_uint(&explain_lines, fit_options, "explain-lines", "fit", 400) ||
+        !cli_csv_shape(&shape, fit_options, "fit"))
+        return 2;
+    cli_outputs set;
+    if (!cli_outputs_plan(&set, fit_options, fit_outputs, fit_inputs, "fit")) return 1;
     pdt_dataset *ds = NULL;
-    if (!cli_load_data(&ds, fit_options, "fit", false)) return 1;
+    if (!cli_load_data(&ds, fit_options, "fit", false) || !plot_fits(ds)) {
+        cli_outputs_abort(&set);
+        pdt_dataset_free(&ds);
+        return 1;
+    }
     cli_explain explain;
     if (cli_flag(fit_options, "explain")) {
         cli_explain_init(&explain, stdout, pdt_dataset_rows(ds), explain_lines);
@@ -214,17 +226,23 @@ static int fit_run(int argc, char **argv)
     pdt_error err;
     pdt_error_clear(&err);
     int rc = 0;
+    static volatile sig_atomic_t interrupted;
+    fo.stop = &interrupted;
+    cli_signals_arm_stop(&interrupted);
     pdt_status fit_status = pdt_fit(&m, ds, &fo, &err);
+    cli_signals_arm_stop(NULL);
     if (fo.trace) cli_explain_finish(&explain);
     if (fit_status) {
         fprintf(stderr, "pdt fit: %s\n", err.message);
-        rc = err.status == PDT_EINVAL ? 1 : 3;
+        rc = cli_exit_status(err.status);
     } else {
         if (!cli_flag(fit_options, "quiet") && pdt_model_write_text(m, stdout, &err))
             fprintf(stderr, "pdt fit: %s\n", err.message);
         print_summary(m);
-        if (!write_outputs(m, ds, fit_options, plot_w, plot_h)) rc = 1;
+        if (!write_outputs(&set, m, ds, plot_w, plot_h)) rc = 1;
+        else if (interrupted) rc = 130; /* the outputs are written, flagged "optimal": false */
     }
+    cli_outputs_abort(&set);
     pdt_model_free(&m);
     pdt_dataset_free(&ds);
     return rc;

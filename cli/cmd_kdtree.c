@@ -4,6 +4,7 @@
 
 #include "../problems/kdtree.h"
 #include "command.h"
+#include "data.h"
 #include "drawing.h"
 #include "options.h"
 #include "result.h"
@@ -12,6 +13,7 @@ static cli_option kd_options[] = {
     {"data", 'd', "FILE", "points: CSV with a header; every column but --weights/--skip is a coordinate", NULL},
     {"weights", 'w', "COLUMN", "column of exact non-negative access weights (default: all 1)", NULL},
     {"skip", 0, "COLS", "comma-separated columns to ignore (e.g. an id column)", NULL},
+    CLI_CSV_SHAPE_OPTIONS,
     {"order", 0, "DIMS", "dimension order cycled through by the levels, e.g. \"y,x\" (default: column order)", NULL},
     {"objective", 0, "NAME", "access (default: Σ w·(depth+1), then height) or height (then access)", NULL},
     CLI_RESULT_OPTIONS,
@@ -31,6 +33,10 @@ static void kd_help(FILE *out)
                  "cost Σ w(p)·(depth(p)+1), exactly; ties are broken by the height.\n\noptions:\n");
     cli_print_options(out, kd_options);
 }
+
+static const cli_output_spec kd_outputs[] = {CLI_RESULT_SPECS, {"picture", "picture"}, {NULL, NULL}};
+static const char *const kd_inputs[] = {"data", NULL};
+static cli_outputs kd_set;
 
 static char **split_list(const char *text, size_t *n)
 {
@@ -55,10 +61,11 @@ static bool load_points(pdt_dataset **ds)
                           .skip = (const char *const *)skip, .n_skip = n_skip};
     pdt_error err;
     pdt_error_clear(&err);
-    pdt_status st = pdt_dataset_load_csv(ds, path, &co, &err);
+    pdt_status st = cli_csv_shape(&co, kd_options, "kdtree") ? pdt_dataset_load_csv(ds, path, &co, &err) : PDT_EINVAL;
+    if (st && !err.status) err.status = st; /* cli_csv_shape printed its message */
     for (size_t i = 0; i < n_skip; i++) free(skip[i]);
     free(skip);
-    if (st) fprintf(stderr, "pdt kdtree: %s\n", err.message);
+    if (st && err.message[0]) fprintf(stderr, "pdt kdtree: %s\n", err.message);
     return !st;
 }
 
@@ -117,18 +124,16 @@ static int report(const pdt_kdtree *t, bool height_first)
                pdt_kdtree_optimal(t) ? "optimal" : "NOT proven optimal: a limit was reached",
                pdt_dataset_rows(pdt_kdtree_dataset(t)), pdt_kdtree_stats(t)->seconds);
     mpq_clear(cost);
-    json_t *doc = cli_get(kd_options, "output") ? kd_document(t, height_first) : NULL;
-    bool ok = cli_result_outputs(doc, kd_options, render_kd, t, "kdtree");
+    json_t *doc = cli_outputs_wants(&kd_set, "output") ? kd_document(t, height_first) : NULL;
+    bool ok = cli_result_write(&kd_set, doc, render_kd, t);
     json_decref(doc);
-    const char *pic = cli_get(kd_options, "picture");
-    if (ok && pic) {
-        if (pdt_kdtree_picture(t, pic, &err)) {
-            fprintf(stderr, "pdt kdtree: option --picture: %s\n", err.message);
-            cli_remove_outputs();
-            ok = false;
-        }
+    const char *pic = NULL;
+    ok = ok && cli_outputs_stage(&pic, &kd_set, "picture");
+    if (ok && pic && pdt_kdtree_picture(t, pic, &err)) {
+        cli_outputs_fail(&kd_set, "picture", err.message);
+        ok = false;
     }
-    return ok ? 0 : 1;
+    return ok && cli_outputs_commit(&kd_set) ? 0 : 1;
 }
 
 static bool read_objective(pdt_kd_objective *obj)
@@ -156,13 +161,23 @@ static int solve(pdt_dataset *ds, pdt_kd_objective obj, const pdt_search_opts *s
     if ((spec && pdt_kdtree_parse_order(&order, &n_order, ds, spec, &err)) ||
         pdt_kdtree_new(&t, ds, order, n_order, obj, &err) || pdt_kdtree_solve(t, so, &err)) {
         fprintf(stderr, "pdt kdtree: %s\n", err.message);
-        rc = err.status == PDT_EINVAL ? 1 : 3;
+        rc = cli_exit_status(err.status);
     } else {
         rc = report(t, obj == PDT_KD_HEIGHT);
     }
     pdt_kdtree_free(&t);
     free(order);
     return rc;
+}
+
+/* The cells are drawn in two dimensions: known before the search. */
+static bool picture_fits(const pdt_dataset *ds)
+{
+    const char *pic = cli_get(kd_options, "picture");
+    if (!pic || pdt_dataset_dims(ds) == 2) return true;
+    fprintf(stderr, "pdt kdtree: option --picture: %s: a picture of the cells needs two coordinates (the data "
+            "has %zu)\n", pic, pdt_dataset_dims(ds));
+    return false;
 }
 
 static int kd_run(int argc, char **argv)
@@ -175,7 +190,8 @@ static int kd_run(int argc, char **argv)
     pdt_search_opts_init(&so);
     pdt_kd_objective obj;
     if (!cli_parse(kd_options, argc, argv, "kdtree") || !read_objective(&obj) ||
-        !cli_double(&so.time_limit, kd_options, "time-limit", "kdtree", 0))
+        !cli_double(&so.time_limit, kd_options, "time-limit", "kdtree", 0) ||
+        !cli_csv_shape(&(pdt_csv_options){0}, kd_options, "kdtree"))
         return 2;
     if (!cli_get(kd_options, "data")) {
         fprintf(stderr, "pdt kdtree: option --data is required (try 'pdt kdtree --help')\n");
@@ -183,9 +199,10 @@ static int kd_run(int argc, char **argv)
     }
     if (!cli_drawing_ready(kd_options, "kdtree")) return 1;
     so.no_memo = cli_flag(kd_options, "no-memo");
+    if (!cli_outputs_plan(&kd_set, kd_options, kd_outputs, kd_inputs, "kdtree")) return 1;
     pdt_dataset *ds = NULL;
-    if (!load_points(&ds)) return 1;
-    int rc = solve(ds, obj, &so);
+    int rc = load_points(&ds) && picture_fits(ds) ? solve(ds, obj, &so) : 1;
+    cli_outputs_abort(&kd_set);
     pdt_dataset_free(&ds);
     return rc;
 }

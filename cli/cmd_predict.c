@@ -1,17 +1,19 @@
 /* pdt predict: apply a saved model; accuracy and confusion matrix when labelled. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "command.h"
 #include "data.h"
 #include "options.h"
+#include "outputs.h"
 #include "pdt.h"
 
 static cli_option predict_options[] = {
     {"model", 'm', "FILE", "model saved by 'pdt fit -o'", NULL},
     CLI_DATA_OPTIONS,
     {"no-label", 0, NULL, "the data has no label column", NULL},
-    {"output", 'o', "FILE", "write predictions as CSV (row,predicted[,actual])", NULL},
+    {"output", 'o', "FILE", "write predictions as CSV (row,predicted[,actual]; fields quoted as RFC 4180 says; - for standard output)", NULL},
     {"quiet", 'q', NULL, "print only the accuracy line", NULL},
     {"help", 'h', NULL, "show this help", NULL},
     {NULL, 0, NULL, NULL, NULL},
@@ -55,30 +57,51 @@ static void print_confusion(const pdt_model *m, const pdt_dataset *ds, const uin
     free(cm);
 }
 
-static bool write_predictions(const char *path, const pdt_model *m, const pdt_dataset *ds, const uint32_t *pred)
+/* One CSV field as RFC 4180 wants it: quoted when it holds a comma, a quote,
+ * CR or LF (or starts or ends with a space), quotes doubled. */
+static void put_field(FILE *f, const char *v)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    size_t n = strlen(v);
+    bool quote = strpbrk(v, ",\"\r\n") != NULL || (n && (v[0] == ' ' || v[n - 1] == ' '));
+    if (!quote) {
+        fputs(v, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = v; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static bool write_predictions(cli_outputs *set, const pdt_model *m, const pdt_dataset *ds, const uint32_t *pred)
+{
+    const char *path = NULL;
+    if (!cli_outputs_stage(&path, set, "output")) return false;
+    FILE *f = path ? fopen(path, "wb") : NULL;
     if (!f) {
-        perror(path);
+        cli_outputs_fail(set, "output", strerror(errno));
         return false;
     }
     bool labelled = pdt_dataset_has_labels(ds);
-    fprintf(f, labelled ? "row,predicted,actual\n" : "row,predicted\n");
+    fputs(labelled ? "row,predicted,actual\n" : "row,predicted\n", f);
     for (size_t i = 0; i < pdt_dataset_rows(ds); i++) {
-        fprintf(f, "%zu,%s", i + 1, pdt_model_class_name(m, pred[i]));
-        if (labelled) fprintf(f, ",%s", pdt_dataset_class_name(ds, pdt_dataset_label(ds, i)));
-        fprintf(f, "\n");
+        fprintf(f, "%zu,", i + 1);
+        put_field(f, pdt_model_class_name(m, pred[i]));
+        if (labelled) fputc(',', f), put_field(f, pdt_dataset_class_name(ds, pdt_dataset_label(ds, i)));
+        fputc('\n', f);
     }
     bool ok = !ferror(f);
-    ok = fclose(f) == 0 && ok && rename(tmp, path) == 0;
-    if (!ok) {
-        fprintf(stderr, "pdt predict: option --output: cannot write %s\n", path);
-        remove(tmp);
+    if (fclose(f) != 0 || !ok) {
+        cli_outputs_fail(set, "output", "cannot write the predictions");
+        return false;
     }
-    return ok;
+    return cli_outputs_commit(set);
 }
+
+static const cli_output_spec predict_outputs[] = {{"output", "csv"}, {NULL, NULL}};
+static const char *const predict_inputs[] = {"model", "data", NULL};
 
 static int predict_run(int argc, char **argv)
 {
@@ -86,17 +109,22 @@ static int predict_run(int argc, char **argv)
         predict_help(stdout);
         return 0;
     }
-    if (!cli_parse(predict_options, argc, argv, "predict")) return 2;
+    pdt_csv_options shape;
+    if (!cli_parse(predict_options, argc, argv, "predict") || !cli_csv_shape(&shape, predict_options, "predict"))
+        return 2;
     const char *model_path = cli_get(predict_options, "model");
     if (!model_path) {
         fprintf(stderr, "pdt predict: option --model is required\n");
         return 2;
     }
+    cli_outputs set;
+    if (!cli_outputs_plan(&set, predict_options, predict_outputs, predict_inputs, "predict")) return 1;
     pdt_error err;
     pdt_error_clear(&err);
     pdt_model *m = NULL;
     if (pdt_model_load_json(&m, model_path, &err)) {
         fprintf(stderr, "pdt predict: %s\n", err.message);
+        cli_outputs_abort(&set);
         return 1;
     }
     pdt_dataset *ds = NULL;
@@ -112,8 +140,8 @@ static int predict_run(int argc, char **argv)
     }
     if (!rc && pdt_dataset_has_labels(ds)) print_confusion(m, ds, pred);
     else if (!rc) printf("%zu rows classified\n", pdt_dataset_rows(ds));
-    const char *out = cli_get(predict_options, "output");
-    if (!rc && out && !write_predictions(out, m, ds, pred)) rc = 1;
+    if (!rc && cli_outputs_wants(&set, "output") && !write_predictions(&set, m, ds, pred)) rc = 1;
+    cli_outputs_abort(&set);
     free(pred);
     pdt_dataset_free(&ds);
     pdt_model_free(&m);

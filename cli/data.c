@@ -25,6 +25,46 @@ static char **split_list(const char *text, size_t *n)
     return v;
 }
 
+bool cli_csv_shape(pdt_csv_options *co, cli_option *opts, const char *cmd)
+{
+    static const struct { const char *name; char sep; } names[] = {
+        {"comma", ','}, {"semicolon", ';'}, {"tab", '\t'}, {"\\t", '\t'}, {"space", ' '}, {"whitespace", ' '}};
+    const char *d = cli_get(opts, "delimiter");
+    co->delimiter = 0;
+    for (size_t i = 0; d && i < sizeof names / sizeof *names && !co->delimiter; i++)
+        if (strcmp(d, names[i].name) == 0) co->delimiter = names[i].sep;
+    if (d && !co->delimiter) co->delimiter = strlen(d) == 1 ? d[0] : 0;
+    if (d && (!co->delimiter || strchr("\"\r\n", co->delimiter))) {
+        fprintf(stderr, "pdt %s: option --delimiter: '%s' is not comma, semicolon, tab, space or one character "
+                        "other than a quote\n", cmd, d);
+        return false;
+    }
+    if (cli_flag(opts, "no-header") && cli_flag(opts, "header")) {
+        fprintf(stderr, "pdt %s: options --header and --no-header contradict each other\n", cmd);
+        return false;
+    }
+    co->header = cli_flag(opts, "no-header") ? PDT_CSV_HEADER_NO
+                 : cli_flag(opts, "header")  ? PDT_CSV_HEADER_YES : PDT_CSV_HEADER_AUTO;
+    return true;
+}
+
+/* A .txt file is DL8.5 only when its first line is blank-separated integers:
+ * CSV named .txt is read as CSV, and the guess is said. */
+static const char *sniff_format(const char *path, const char *cmd)
+{
+    if (ends_with(path, ".dl85")) return "dl85";
+    if (!ends_with(path, ".txt")) return "csv";
+    FILE *f = fopen(path, "rb");
+    char line[4096];
+    bool got = false;
+    while (f && !got && fgets(line, sizeof line, f)) got = strspn(line, " \t\r\n") != strlen(line);
+    if (f) fclose(f);
+    if (!got || strspn(line, "0123456789 \t\r\n-+") == strlen(line)) return "dl85";
+    fprintf(stderr, "pdt %s: %s: read as CSV: its first line is not DL8.5 (blank-separated integers); "
+                    "--format dl85 or --format csv says which\n", cmd, path);
+    return "csv";
+}
+
 bool cli_load_data(pdt_dataset **out, cli_option *opts, const char *cmd, bool no_label)
 {
     const char *path = cli_get(opts, "data"), *fmt = cli_get(opts, "format");
@@ -32,7 +72,10 @@ bool cli_load_data(pdt_dataset **out, cli_option *opts, const char *cmd, bool no
         fprintf(stderr, "pdt %s: option --data is required (try 'pdt %s --help')\n", cmd, cmd);
         return false;
     }
-    if (!fmt) fmt = ends_with(path, ".txt") || ends_with(path, ".dl85") ? "dl85" : "csv";
+    pdt_csv_options co = {.label = cli_get(opts, "label"), .no_label = no_label,
+                          .skip_nonnumeric = cli_flag(opts, "skip-nonnumeric")};
+    if (!cli_csv_shape(&co, opts, cmd)) return false;
+    if (!fmt) fmt = sniff_format(path, cmd);
     pdt_error err;
     pdt_error_clear(&err);
     pdt_status st;
@@ -41,9 +84,8 @@ bool cli_load_data(pdt_dataset **out, cli_option *opts, const char *cmd, bool no
     } else if (strcmp(fmt, "csv") == 0) {
         size_t n_skip = 0;
         char **skip = cli_get(opts, "skip") ? split_list(cli_get(opts, "skip"), &n_skip) : NULL;
-        pdt_csv_options co = {.label = cli_get(opts, "label"), .no_label = no_label,
-                              .skip_nonnumeric = cli_flag(opts, "skip-nonnumeric"),
-                              .skip = (const char *const *)skip, .n_skip = n_skip};
+        co.skip = (const char *const *)skip;
+        co.n_skip = n_skip;
         st = pdt_dataset_load_csv(out, path, &co, &err);
         for (size_t i = 0; i < n_skip; i++) free(skip[i]);
         free(skip);

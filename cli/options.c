@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pdt.h"
+
 cli_option *cli_find(cli_option *opts, const char *name)
 {
     for (cli_option *o = opts; o->name; o++)
@@ -133,19 +135,7 @@ bool cli_wants_help(int argc, char **argv)
     return false;
 }
 
-static char *outputs[8];
-static size_t n_outputs;
-
-void cli_track_output(const char *path)
+int cli_exit_status(int status)
 {
-    if (n_outputs < sizeof outputs / sizeof *outputs) outputs[n_outputs++] = strdup(path);
-}
-
-void cli_remove_outputs(void)
-{
-    for (size_t i = 0; i < n_outputs; i++) {
-        if (outputs[i]) unlink(outputs[i]);
-        free(outputs[i]);
-    }
-    n_outputs = 0;
+    return status == PDT_EINVAL || status == PDT_EIO ? 1 : 3;
 }

@@ -27,11 +27,10 @@ bool cli_flag(cli_option *opts, const char *name);
 bool cli_uint(uint32_t *out, cli_option *opts, const char *name, const char *cmd, uint32_t dflt);
 bool cli_double(double *out, cli_option *opts, const char *name, const char *cmd, double dflt);
 void cli_print_options(FILE *out, const cli_option *opts);
+/* The exit status for a library status: 1 bad input or an unreadable file
+ * (PDT_EINVAL, PDT_EIO), 3 an internal error or a limit. */
+int cli_exit_status(int status);
 /* True when argv asks for help. */
 bool cli_wants_help(int argc, char **argv);
-
-/* Removes files written by this run when a later step fails. */
-void cli_track_output(const char *path);
-void cli_remove_outputs(void);
 
 #endif

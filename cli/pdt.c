@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "outputs.h"
 #include "pdt.h"
 
 static void usage(FILE *out)
@@ -16,6 +17,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cli_signals_install();
     if (argc < 2) {
         usage(stderr);
         return 2;

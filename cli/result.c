@@ -1,9 +1,8 @@
 #include "result.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "atomic_file.h"
 
 static void gmp_free_str(char *s)
 {
@@ -42,48 +41,40 @@ bool cli_result_set(json_t *doc, const char *key, json_t *value)
     return value && json_object_set_new(doc, key, value) == 0;
 }
 
-bool cli_result_save(const json_t *doc, const char *path, const char *cmd)
+/* The JSON document into a file pdt owns (a staged temporary file). */
+static bool dump_json(const json_t *doc, const char *path)
 {
-    pdt_error err;
-    pdt_error_clear(&err);
-    pdt_atomic_file af;
-    pdt_status st = pdt_atomic_file_open(&af, path, &err);
-    if (!st) {
-        if (json_dumpf(doc, af.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 || fputc('\n', af.f) == EOF) {
-            pdt_atomic_file_abort(&af);
-            st = pdt_error_set(&err, PDT_EIO, "cannot write %s", path);
-        } else {
-            st = pdt_atomic_file_commit(&af, &err);
-        }
-    }
-    if (st) fprintf(stderr, "pdt %s: option --output: %s\n", cmd, err.message);
-    return !st;
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF;
+    ok = !ferror(f) && ok;
+    return fclose(f) == 0 && ok;
 }
 
-bool cli_result_outputs(const json_t *doc, cli_option *opts, cli_render_fn render, const void *obj,
-                        const char *cmd)
+bool cli_result_write(cli_outputs *set, const json_t *doc, cli_render_fn render, const void *obj)
 {
-    static const char *const formats[][2] = {{"dot", "dot"}, {"svg", "svg"}, {"png", "png"}};
-    const char *out = cli_get(opts, "output");
-    if (out) {
-        if (!doc) {
-            fprintf(stderr, "pdt %s: out of memory building the result document\n", cmd);
-            return false;
-        }
-        if (!cli_result_save(doc, out, cmd)) return false;
-        cli_track_output(out);
+    static const char *const renders[] = {"dot", "svg", "png"};
+    const char *path = NULL;
+    if (!cli_outputs_stage(&path, set, "output")) return false;
+    if (path && !doc) {
+        cli_outputs_fail(set, "output", "out of memory building the result document");
+        return false;
     }
-    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
-        const char *path = cli_get(opts, formats[i][0]);
+    if (path && !dump_json(doc, path)) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot write the result document: %s", strerror(errno));
+        cli_outputs_fail(set, "output", msg);
+        return false;
+    }
+    for (size_t i = 0; i < sizeof renders / sizeof *renders; i++) {
+        if (!cli_outputs_stage(&path, set, renders[i])) return false;
         if (!path) continue;
         pdt_error err;
         pdt_error_clear(&err);
-        if (render(obj, path, formats[i][1], &err)) {
-            fprintf(stderr, "pdt %s: option --%s: %s\n", cmd, formats[i][0], err.message);
-            cli_remove_outputs();
+        if (render(obj, path, renders[i], &err)) {
+            cli_outputs_fail(set, renders[i], err.message);
             return false;
         }
-        cli_track_output(path);
     }
     return true;
 }

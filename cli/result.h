@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "options.h"
+#include "outputs.h"
 #include "pdt.h"
 
 /* An exact integer: a JSON integer below 2^53 in magnitude, else a decimal string. */
@@ -17,22 +18,19 @@ json_t *cli_json_mpq(mpq_srcptr q);
 json_t *cli_result_new(const char *problem, json_t *objective, bool optimal);
 /* Sets doc[key] = value (stolen); false when value is NULL (out of memory). */
 bool cli_result_set(json_t *doc, const char *key, json_t *value);
-/* Writes doc to path through a temporary file; prints "pdt CMD: …" on failure. */
-bool cli_result_save(const json_t *doc, const char *path, const char *cmd);
-
-/* Options every problem command has for its outputs. */
+/* Options every problem command has for its outputs, and their formats. */
 #define CLI_RESULT_OPTIONS                                                        \
-    {"output", 'o', "FILE", "write the result document (JSON)", NULL},            \
-    {"dot", 0, "FILE", "write the tree as Graphviz DOT", NULL},                   \
-    {"svg", 0, "FILE", "draw the tree as SVG", NULL},                             \
+    {"output", 'o', "FILE", "write the result document (JSON; - for standard output)", NULL}, \
+    {"dot", 0, "FILE", "write the tree as Graphviz DOT (- for standard output)", NULL},       \
+    {"svg", 0, "FILE", "draw the tree as SVG (- for standard output)", NULL},                \
     {"png", 0, "FILE", "draw the tree as PNG", NULL}
+#define CLI_RESULT_SPECS {"output", "json"}, {"dot", "dot"}, {"svg", "svg"}, {"png", "png"}
 
 typedef pdt_status (*cli_render_fn)(const void *obj, const char *path, const char *format,
                                     pdt_error *err);
-/* Writes --output (doc, may be NULL when not asked) and the --dot/--svg/--png
- * drawings made by render(obj, …).  On any failure prints the error, removes
- * what this run wrote and returns false. */
-bool cli_result_outputs(const json_t *doc, cli_option *opts, cli_render_fn render, const void *obj,
-                        const char *cmd);
+/* Stages --output (doc, may be NULL when not asked) and the --dot/--svg/--png
+ * drawings made by render(obj, …) in set; the caller commits.  On any failure
+ * prints the error, removes what is staged and returns false. */
+bool cli_result_write(cli_outputs *set, const json_t *doc, cli_render_fn render, const void *obj);
 
 #endif

@@ -64,6 +64,7 @@ static pdt_status run(comb_run *c, pdt_search_result *res)
     bool found = false;
     s->aborted = false;
     s->has_deadline = false;
+    s->o.stop = NULL;
     s->alg->set_zero(c->inc);
     st = pdt_engine_solve(s, &node, &lz, c->best_k, s->o.max_depth, c->inc, &found, c->v);
     if (!st && !found) st = pdt_error_set(s->err, PDT_EINTERNAL, "the best combination vanished");

@@ -1,11 +1,13 @@
 /* CSV datasets.  Two passes over the text: the first checks every cell and
  * learns which columns are kept and whether the values need rationals, the
  * second fills a dataset of exactly the right shape. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv_impl.h"
 #include "dataset_impl.h"
+#include "pdt_plugin.h"
 
 static void loader_init(csv_loader *L, const char *text, size_t len, const char *name,
                         const pdt_csv_options *opt)
@@ -13,7 +15,7 @@ static void loader_init(csv_loader *L, const char *text, size_t len, const char 
     memset(L, 0, sizeof *L);
     L->name = name ? name : "<memory>";
     if (opt) L->opt = *opt;
-    csv_lexer_init(&L->lx, text, len, L->name);
+    csv_lexer_init(&L->lx, text, len, L->name, L->opt.delimiter);
     csv_record_init(&L->rec);
     mpq_init(L->scratch);
     pdt_label_table_init(&L->labels);
@@ -64,21 +66,94 @@ static pdt_status check_duplicates(const csv_loader *L, pdt_error *err)
                          f->line, f->col, L->cols[second].name, first + 1, second + 1);
 }
 
+/* Without a header the columns are col1, col2, ... and the first record is data. */
+static char *column_name(const csv_loader *L, size_t c)
+{
+    if (L->has_header) return pdt_strndup(L->rec.fields[c].text, L->rec.fields[c].len);
+    char name[32];
+    snprintf(name, sizeof name, "col%zu", c + 1);
+    return pdt_strndup(name, strlen(name));
+}
+
 static pdt_status read_header(csv_loader *L, pdt_error *err)
 {
+    char sep = L->opt.delimiter;
+    if (sep == '"' || sep == '\n' || sep == '\r')
+        return pdt_error_set(err, PDT_EINVAL, "%s: option --delimiter: a quote or a line end cannot separate fields",
+                             L->name);
     bool more;
     pdt_status st = csv_read_record(&L->rec, &more, &L->lx, err);
     if (st != PDT_OK) return st;
     if (!more) return pdt_error_set(err, PDT_EINVAL, "%s: the file is empty", L->name);
+    L->has_header = L->opt.header != PDT_CSV_HEADER_NO;
     L->header_line = L->rec.fields[0].line;
     L->cols = calloc(L->rec.n, sizeof *L->cols);
     if (!L->cols) return pdt_error_set(err, PDT_ENOMEM, "%s: out of memory", L->name);
     L->n_cols = L->rec.n;
     for (size_t c = 0; c < L->n_cols; c++) {
-        L->cols[c].name = pdt_strndup(L->rec.fields[c].text, L->rec.fields[c].len);
+        L->cols[c].name = column_name(L, c);
         if (!L->cols[c].name) return pdt_error_set(err, PDT_ENOMEM, "%s: out of memory", L->name);
     }
-    return check_duplicates(L, err);
+    if (!L->has_header) csv_lexer_rewind(&L->lx);
+    return L->has_header ? check_duplicates(L, err) : PDT_OK;
+}
+
+/* A detected delimiter that left one column, on lines that hold blanks, is
+ * a guess gone wrong (a space-separated file): refused with the option. */
+static pdt_status check_one_column(const csv_loader *L, pdt_error *err)
+{
+    if (L->opt.delimiter || L->n_cols != 1) return PDT_OK;
+    const csv_field *f = &L->rec.fields[0];
+    const char *blank = memchr(f->text, ' ', f->len);
+    if (!blank || f->quoted) return PDT_OK;
+    return pdt_error_set(err, PDT_EINVAL,
+                         "%s:%zu: read with the delimiter ',' (detected: no ',' ';' or tab on the first line) "
+                         "the file has one column, \"%.*s%s\", and its lines hold spaces; for columns "
+                         "separated by blanks pass --delimiter space (or name the delimiter with --delimiter)",
+                         L->name, f->line, PDT_SHOW_TEXT(f->text, f->len));
+}
+
+/* A header whose feature names are all numbers is the first data row of a
+ * file without a header: refused unless the options say which it is. */
+static pdt_status check_numeric_header(csv_loader *L, pdt_error *err)
+{
+    if (!L->has_header || L->opt.header == PDT_CSV_HEADER_YES) return PDT_OK;
+    size_t features = 0;
+    for (size_t c = 0; c < L->n_cols; c++) {
+        if (L->cols[c].role != CSV_FEATURE) continue;
+        const char *name = L->cols[c].name;
+        if (!pdt_parse_rational(L->scratch, name, strlen(name))) return PDT_OK;
+        features++;
+    }
+    if (!features) return PDT_OK;
+    return pdt_error_set(err, PDT_EINVAL,
+                         "%s:%zu: the header row holds numbers where the feature names belong (\"%s\", ...): "
+                         "if the file has no header pass --no-header; if these are the names pass --header",
+                         L->name, L->header_line, L->cols[0].name);
+}
+
+/* --skip-nonnumeric must not leave a dataset without features unnoticed. */
+static pdt_status check_dropped(const csv_loader *L, pdt_error *err)
+{
+    if (L->d || !L->opt.skip_nonnumeric) return PDT_OK;
+    char list[600];
+    size_t used = 0, dropped = 0;
+    list[0] = '\0';
+    for (size_t c = 0; c < L->n_cols; c++) {
+        const csv_column *col = &L->cols[c];
+        if (col->role != CSV_DROPPED) continue;
+        dropped++;
+        if (used + strlen(col->name) + 40 < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s\"%s\" (%zu:%zu)", used ? ", " : "",
+                                     col->name, col->dropped_line, col->dropped_col);
+        else if (used + 5 < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, ", ...");
+    }
+    if (!dropped) return PDT_OK;
+    return pdt_error_set(err, PDT_EINVAL,
+                         "%s: --skip-nonnumeric dropped every feature column: %zu column%s with a non-number, "
+                         "first at LINE:COLUMN: %s",
+                         L->name, dropped, dropped == 1 ? "" : "s", list);
 }
 
 static pdt_status scan_rows(csv_loader *L, pdt_error *err)
@@ -124,7 +199,7 @@ static pdt_status fill_rows(csv_loader *L, pdt_error *err)
 {
     bool more;
     csv_lexer_rewind(&L->lx);
-    pdt_status st = csv_read_record(&L->rec, &more, &L->lx, err); /* the header */
+    pdt_status st = L->has_header ? csv_read_record(&L->rec, &more, &L->lx, err) : PDT_OK; /* the header */
     for (size_t i = 0; i < L->n_rows && st == PDT_OK; i++) {
         st = csv_read_record(&L->rec, &more, &L->lx, err);
         if (st == PDT_OK && (!more || L->rec.n != L->n_cols))
@@ -143,8 +218,11 @@ pdt_status pdt_dataset_read_csv(pdt_dataset **out, const char *text, size_t len,
     csv_loader L;
     loader_init(&L, text ? text : "", text ? len : 0, name, opt);
     pdt_status st = read_header(&L, err);
+    if (st == PDT_OK) st = check_one_column(&L, err);
     if (st == PDT_OK) st = csv_assign_roles(&L, err);
+    if (st == PDT_OK) st = check_numeric_header(&L, err);
     if (st == PDT_OK) st = scan_rows(&L, err);
+    if (st == PDT_OK) st = check_dropped(&L, err);
     if (st == PDT_OK) st = build(&L, err);
     if (st == PDT_OK) st = fill_rows(&L, err);
     if (st == PDT_OK && L.ds->has_labels) st = pdt_label_table_finish(L.ds, &L.labels, err);

@@ -73,6 +73,7 @@ static pdt_status scan_feature(csv_loader *L, csv_column *col, const csv_field *
     if (kind == CELL_RATIONAL) col->exact = true;
     if (kind == CELL_INTEGER || kind == CELL_RATIONAL) return PDT_OK;
     if (L->opt.skip_nonnumeric) {
+        if (col->role != CSV_DROPPED) col->dropped_line = f->line, col->dropped_col = f->col;
         col->role = CSV_DROPPED;
         return PDT_OK;
     }

@@ -30,8 +30,9 @@ typedef struct csv_lexer {
     size_t buf_len, buf_cap;
 } csv_lexer;
 
-/* Skips a UTF-8 byte-order mark and picks the separator from the first line. */
-void csv_lexer_init(csv_lexer *lx, const char *text, size_t len, const char *name);
+/* Skips a UTF-8 byte-order mark; sep 0 picks the separator from the first
+ * line (',' ';' or tab), ' ' makes runs of blanks separate fields. */
+void csv_lexer_init(csv_lexer *lx, const char *text, size_t len, const char *name, char sep);
 void csv_lexer_clear(csv_lexer *lx);
 /* Back to the first record. */
 void csv_lexer_rewind(csv_lexer *lx);
@@ -55,6 +56,7 @@ typedef struct csv_column {
     csv_role role;
     bool exact;     /* some cell is not an integer below 2^53 in magnitude */
     size_t feature; /* index among the kept features */
+    size_t dropped_line, dropped_col; /* CSV_DROPPED: the first non-number */
 } csv_column;
 
 typedef struct csv_loader {
@@ -64,6 +66,7 @@ typedef struct csv_loader {
     csv_record rec;
     csv_column *cols;
     size_t n_cols, header_line;
+    bool has_header;
     size_t label, weight; /* column indices, SIZE_MAX when absent */
     size_t n_rows, d;
     bool exact;           /* the dataset keeps rationals */

@@ -22,14 +22,14 @@ static char detect_separator(const char *s, size_t len)
     return semicolons >= tabs ? ';' : '\t';
 }
 
-void csv_lexer_init(csv_lexer *lx, const char *text, size_t len, const char *name)
+void csv_lexer_init(csv_lexer *lx, const char *text, size_t len, const char *name, char sep)
 {
     memset(lx, 0, sizeof *lx);
     lx->name = name;
     lx->text = text;
     lx->len = len;
     lx->start = pdt_bom_length(text, len);
-    lx->sep = detect_separator(text + lx->start, len - lx->start);
+    lx->sep = sep ? sep : detect_separator(text + lx->start, len - lx->start);
     csv_lexer_rewind(lx);
 }
 
@@ -57,6 +57,12 @@ void csv_record_clear(csv_record *rec)
 static bool is_blank(const csv_lexer *lx, char c)
 {
     return c == ' ' || (c == '\t' && lx->sep != '\t');
+}
+
+/* With sep ' ' any run of blanks separates; read_field consumes the run. */
+static bool is_sep(const csv_lexer *lx, char c)
+{
+    return c == lx->sep || (lx->sep == ' ' && c == '\t');
 }
 static bool is_line_end(char c) { return c == '\n' || c == '\r'; }
 static size_t column(const csv_lexer *lx, size_t pos) { return pos - lx->line_start + 1; }
@@ -107,8 +113,9 @@ static bool buf_push(csv_lexer *lx, char c)
 static pdt_status after_quote(const csv_lexer *lx, pdt_error *err)
 {
     size_t p = lx->pos, q = p;
-    if (p >= lx->len || lx->text[p] == lx->sep || is_line_end(lx->text[p])) return PDT_OK;
-    while (q < lx->len && q - p < 20 && lx->text[q] != lx->sep && !is_line_end(lx->text[q])) q++;
+    if (p >= lx->len || is_sep(lx, lx->text[p]) || is_line_end(lx->text[p])) return PDT_OK;
+    if (lx->sep == ' ' && is_blank(lx, lx->text[p - 1])) return PDT_OK; /* the blanks were the separator */
+    while (q < lx->len && q - p < 20 && !is_sep(lx, lx->text[q]) && !is_line_end(lx->text[q])) q++;
     return pdt_error_set(err, PDT_EINVAL,
                          "%s:%zu:%zu: text after the closing quote of a field (found \"%.*s\")",
                          lx->name, lx->line, column(lx, p), (int)(q - p), lx->text + p);
@@ -147,7 +154,7 @@ static pdt_status read_plain(csv_field *f, csv_lexer *lx, pdt_error *err)
 {
     const char *s = lx->text;
     size_t begin = lx->pos, p = begin;
-    for (; p < lx->len && s[p] != lx->sep && !is_line_end(s[p]); p++)
+    for (; p < lx->len && !is_sep(lx, s[p]) && !is_line_end(s[p]); p++)
         if (s[p] == '\0') return nul_error(lx, p, err);
     size_t end = p;
     while (end > begin && is_blank(lx, s[end - 1])) end--;
@@ -167,6 +174,11 @@ static pdt_status read_field(csv_field *f, bool *last, csv_lexer *lx, pdt_error 
     bool quoted = lx->pos < lx->len && lx->text[lx->pos] == '"';
     pdt_status st = quoted ? read_quoted(f, lx, err) : read_plain(f, lx, err);
     if (st != PDT_OK) return st;
+    if (lx->sep == ' ') { /* a run of blanks separates; trailing blanks end the record */
+        while (lx->pos < lx->len && is_blank(lx, lx->text[lx->pos])) lx->pos++;
+        *last = lx->pos >= lx->len || is_line_end(lx->text[lx->pos]);
+        return PDT_OK;
+    }
     *last = !(lx->pos < lx->len && lx->text[lx->pos] == lx->sep);
     if (!*last) lx->pos++;
     return PDT_OK;

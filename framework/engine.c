@@ -52,7 +52,8 @@ static void report_progress(pdt_search_state *s, double elapsed)
 /* Every DEADLINE_EVERY subproblems: the time limit and progress reports. */
 static void check_deadline(pdt_search_state *s)
 {
-    if ((!s->has_deadline && !s->o.progress) || (s->stats.nodes % DEADLINE_EVERY)) return;
+    if ((!s->has_deadline && !s->o.progress && !s->o.stop) || (s->stats.nodes % DEADLINE_EVERY)) return;
+    if (s->o.stop && *s->o.stop) s->aborted = true;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||

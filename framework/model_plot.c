@@ -42,13 +42,8 @@ static plot_box data_box(const pdt_dataset *ds, const size_t *col)
         if (isfinite(x)) b.x0 = fmin(b.x0, x), b.x1 = fmax(b.x1, x);
         if (isfinite(y)) b.y0 = fmin(b.y0, y), b.y1 = fmax(b.y1, y);
     }
-    if (!(b.x1 >= b.x0)) b.x0 = 0, b.x1 = 1;
-    if (!(b.y1 >= b.y0)) b.y0 = 0, b.y1 = 1;
-    double dx = b.x1 - b.x0, dy = b.y1 - b.y0;
-    if (!(dx > 0)) dx = fabs(b.x0) > 0 ? fabs(b.x0) : 1;
-    if (!(dy > 0)) dy = fabs(b.y0) > 0 ? fabs(b.y0) : 1;
-    b.x0 -= MARGIN * dx, b.x1 += MARGIN * dx;
-    b.y0 -= MARGIN * dy, b.y1 += MARGIN * dy;
+    pdt_plot_widen(&b.x0, &b.x1, MARGIN);
+    pdt_plot_widen(&b.y0, &b.y1, MARGIN);
     return b;
 }
 
@@ -87,6 +82,10 @@ static pdt_status regions(pdt_plot *p, const pdt_model *m, pdt_error *err)
         for (int px = 0; px < w && !st; px++) {
             double wx, wy;
             pdt_plot_to_world(p, px + 0.5, py + 0.5, &wx, &wy);
+            if (!isfinite(wx) || !isfinite(wy)) { /* never handed to GMP */
+                st = pdt_error_set(err, PDT_ELIMIT, "picture: pixel (%d, %d) has no finite coordinates", px, py);
+                break;
+            }
             mpq_set_d(x[0], wx);
             mpq_set_d(x[1], wy);
             st = leaf_of(&leaf[(size_t)py * w + px], m, x[0], err);

@@ -11,6 +11,7 @@
 #include <stdio.h> /* before gmp.h, which declares its FILE functions only then */
 
 #include <gmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +55,12 @@ pdt_status pdt_error_prefix(pdt_error *err, const char *fmt, ...) __attribute__(
  * kept exactly: decimals are rationals ("0.1" is 1/10). */
 typedef struct pdt_dataset pdt_dataset;
 
+typedef enum pdt_csv_header {
+    PDT_CSV_HEADER_AUTO = 0, /* a header; refused when its feature names are all numbers */
+    PDT_CSV_HEADER_YES,      /* a header, whatever it holds */
+    PDT_CSV_HEADER_NO        /* no header: the columns are named col1, col2, ... */
+} pdt_csv_header;
+
 typedef struct pdt_csv_options {
     const char *label;        /* label column name; NULL means the last column */
     bool no_label;            /* the file has no label column */
@@ -61,10 +68,17 @@ typedef struct pdt_csv_options {
     bool skip_nonnumeric;     /* drop feature columns holding a non-number */
     const char *const *skip;  /* names of columns to ignore */
     size_t n_skip;
+    /* appended in 0.1 (issue 16: say what was guessed): */
+    char delimiter;           /* 0: ',' ';' or tab, detected from the first line; ' ': runs of
+                                 blanks; any other byte: that byte */
+    pdt_csv_header header;    /* whether the first row names the columns */
 } pdt_csv_options;
 
 /* CSV with a header row; comma separated (';' and tab are detected), RFC 4180
- * quotes, CRLF and a UTF-8 byte-order mark tolerated. */
+ * quotes, CRLF and a UTF-8 byte-order mark tolerated.  What detection cannot
+ * tell is refused with the option that settles it: a detected file of one
+ * column whose lines hold blanks (delimiter), a header row of numbers only
+ * (header), --skip-nonnumeric dropping every feature. */
 pdt_status pdt_dataset_load_csv(pdt_dataset **out, const char *path, const pdt_csv_options *opt,
                                 pdt_error *err);
 /* The same from memory; `name` is used in messages in place of a file name. */
@@ -199,6 +213,9 @@ typedef struct pdt_fit_options {
     uint32_t threads;             /* 0: every core (OMP_NUM_THREADS honoured); 1: one.  The
                                      result does not depend on it. */
     pdt_perfect_mode perfect;     /* the smallest perfect tree (PDT_PERFECT_NONE: off) */
+    /* appended in 0.1 (issue 16): */
+    const volatile sig_atomic_t *stop; /* when *stop turns non-zero (a signal handler) the search
+                                          ends as at the time limit: best tree so far, not optimal */
 } pdt_fit_options;
 
 void pdt_fit_options_init(pdt_fit_options *opt);

@@ -22,6 +22,13 @@ void pdt_plot_free(pdt_plot **plot);
 /* A fixed, colour-blind friendly palette; alpha applied. */
 pdt_rgba pdt_plot_class_color(size_t class_index, double alpha);
 
+/* [lo, hi] widened by margin·(hi − lo) on each side, and by pdt_plot_pad by m:
+ * the result is finite and non-empty even for data near ±DBL_MAX (widths are
+ * taken in halves, which cannot overflow).  An empty range (lo = +∞, hi = −∞:
+ * no finite value seen) becomes [0, 1] before widening. */
+void pdt_plot_widen(double *lo, double *hi, double margin);
+void pdt_plot_pad(double *lo, double *hi, double m);
+
 /* World ↔ pixel conversion (pixel y grows downwards). */
 void pdt_plot_to_pixel(const pdt_plot *plot, double x, double y, double *px, double *py);
 void pdt_plot_to_world(const pdt_plot *plot, double px, double py, double *x, double *y);

@@ -289,6 +289,7 @@ typedef struct pdt_search_opts {
     void *trace_user;
     pdt_progress_fn progress;
     void *progress_user;
+    const volatile sig_atomic_t *stop; /* non-zero *stop ends the search as the time limit does */
 } pdt_search_opts;
 
 void pdt_search_opts_init(pdt_search_opts *o);

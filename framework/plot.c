@@ -1,5 +1,7 @@
 /* 2-D pictures: shapes are recorded here and replayed onto a PNG or SVG
  * surface by the drawing module (cairo, pdt_draw_module.h) at save time. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +26,8 @@ pdt_status pdt_plot_new(pdt_plot **out, int width, int height, double x0, double
         return pdt_error_set(err, PDT_EINVAL, "picture size %d×%d is not between 1 and 20000 pixels", width, height);
     if (!(x1 > x0) || !(y1 > y0))
         return pdt_error_set(err, PDT_EINVAL, "picture: the drawing box is empty");
+    if (!isfinite(x0) || !isfinite(x1) || !isfinite(y0) || !isfinite(y1))
+        return pdt_error_set(err, PDT_EINVAL, "picture: the drawing box is not finite");
     pdt_plot *p = calloc(1, sizeof *p);
     if (!p) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     *p = (pdt_plot){width, height, x0, x1, y0, y1, NULL, 0, 0, false};
@@ -58,16 +62,35 @@ pdt_rgba pdt_plot_class_color(size_t k, double alpha)
     return (pdt_rgba){c[0], c[1], c[2], alpha};
 }
 
+void pdt_plot_pad(double *lo, double *hi, double m)
+{
+    if (!(*hi >= *lo)) *lo = 0, *hi = 1;
+    if (!(m >= 0) || m > DBL_MAX) m = DBL_MAX;
+    *lo = *lo - m < -DBL_MAX ? -DBL_MAX : *lo - m;
+    *hi = *hi + m > DBL_MAX ? DBL_MAX : *hi + m;
+    if (!(*hi > *lo)) *hi = nextafter(*lo, INFINITY); /* a tiny width lost in rounding */
+}
+
+void pdt_plot_widen(double *lo, double *hi, double margin)
+{
+    if (!(*hi >= *lo)) *lo = 0, *hi = 1;
+    double half = *hi / 2 - *lo / 2;
+    if (!(half > 0)) half = fabs(*lo) > 0 ? fabs(*lo) / 2 : 0.5;
+    pdt_plot_pad(lo, hi, margin * 2 * half);
+}
+
 void pdt_plot_to_pixel(const pdt_plot *p, double x, double y, double *px, double *py)
 {
-    *px = (x - p->x0) / (p->x1 - p->x0) * p->width;
-    *py = (p->y1 - y) / (p->y1 - p->y0) * p->height;
+    /* halves: a box from -DBL_MAX to DBL_MAX has no finite width */
+    *px = (x / 2 - p->x0 / 2) / (p->x1 / 2 - p->x0 / 2) * p->width;
+    *py = (p->y1 / 2 - y / 2) / (p->y1 / 2 - p->y0 / 2) * p->height;
 }
 
 void pdt_plot_to_world(const pdt_plot *p, double px, double py, double *x, double *y)
 {
-    *x = p->x0 + px / p->width * (p->x1 - p->x0);
-    *y = p->y1 - py / p->height * (p->y1 - p->y0);
+    double s = px / p->width, t = py / p->height;
+    *x = p->x0 * (1 - s) + p->x1 * s;
+    *y = p->y1 * (1 - t) + p->y0 * t;
 }
 
 static shape *add(pdt_plot *p, pdt_draw_shape_kind kind)

@@ -238,11 +238,14 @@ pdt_status pdt_engine_rebuild(pdt_search_state *s, pdt_node *root, uint32_t k, u
     tree_out t = {0};
     pdt_lazy_rules lz = {root->rules, root->n_rules, UINT32_MAX, PDT_REL_LEFT};
     bool deadline = s->has_deadline;
+    const volatile sig_atomic_t *stop = s->o.stop;
     s->aborted = false;
     s->has_deadline = false; /* the tree must be completed */
+    s->o.stop = NULL;
     s->o.trace = NULL;       /* re-deriving known subtrees is not part of the search's story */
     pdt_status st = rebuild_node(s, root, &lz, k, drem, NULL, &t);
     s->has_deadline = deadline;
+    s->o.stop = stop;
     if (st) {
         free(t.a);
         return st;

@@ -176,11 +176,14 @@ static void bounds(const pdt_bsp *bsp, double *box)
         for (int e = 0; e < 2; e++) {
             const bsp_point *p = e ? &bsp->seg[i].b : &bsp->seg[i].a;
             double x = mpq_get_d(p->x), y = mpq_get_d(p->y);
-            box[0] = fmin(box[0], x), box[1] = fmax(box[1], x);
-            box[2] = fmin(box[2], y), box[3] = fmax(box[3], y);
+            if (isfinite(x)) box[0] = fmin(box[0], x), box[1] = fmax(box[1], x);
+            if (isfinite(y)) box[2] = fmin(box[2], y), box[3] = fmax(box[3], y);
         }
-    double w = box[1] - box[0], h = box[3] - box[2], m = 0.12 * fmax(w, h) + (w == 0 && h == 0);
-    box[0] -= m, box[1] += m, box[2] -= m, box[3] += m;
+    /* halves: the width of data near ±DBL_MAX overflows */
+    double w = box[1] / 2 - box[0] / 2, h = box[3] / 2 - box[2] / 2;
+    double m = !(w >= 0) || !(h >= 0) ? 1 : 0.24 * fmax(w, h) + (w == 0 && h == 0);
+    pdt_plot_pad(&box[0], &box[1], m);
+    pdt_plot_pad(&box[2], &box[3], m);
 }
 
 static void draw_fragments(pdt_plot *plot, const pdt_bsp *bsp)

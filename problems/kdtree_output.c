@@ -1,5 +1,6 @@
 /* The solved k-D tree as text, as a Graphviz drawing and, in two
  * dimensions, as a picture of its cells. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,17 +157,18 @@ static void draw_cells(pdt_plot *plot, const pdt_kdtree *t, const pdt_kd_node *n
 
 static cell bounding_box(const pdt_dataset *ds)
 {
-    cell b = {pdt_dataset_value(ds, 0, 0), pdt_dataset_value(ds, 0, 0), pdt_dataset_value(ds, 0, 1),
-              pdt_dataset_value(ds, 0, 1)};
-    for (size_t i = 1; i < pdt_dataset_rows(ds); i++) {
+    cell b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    for (size_t i = 0; i < pdt_dataset_rows(ds); i++) {
         double x = pdt_dataset_value(ds, i, 0), y = pdt_dataset_value(ds, i, 1);
-        b.x0 = x < b.x0 ? x : b.x0;
-        b.x1 = x > b.x1 ? x : b.x1;
-        b.y0 = y < b.y0 ? y : b.y0;
-        b.y1 = y > b.y1 ? y : b.y1;
+        if (isfinite(x)) b.x0 = fmin(b.x0, x), b.x1 = fmax(b.x1, x);
+        if (isfinite(y)) b.y0 = fmin(b.y0, y), b.y1 = fmax(b.y1, y);
     }
-    double mx = (b.x1 - b.x0) * 0.08 + (b.x1 == b.x0), my = (b.y1 - b.y0) * 0.08 + (b.y1 == b.y0);
-    return (cell){b.x0 - mx, b.x1 + mx, b.y0 - my, b.y1 + my};
+    /* 8% each side; a single value gets 1 each side */
+    if (b.x1 == b.x0) pdt_plot_pad(&b.x0, &b.x1, 1);
+    else pdt_plot_widen(&b.x0, &b.x1, 0.08);
+    if (b.y1 == b.y0) pdt_plot_pad(&b.y0, &b.y1, 1);
+    else pdt_plot_widen(&b.y0, &b.y1, 0.08);
+    return b;
 }
 
 pdt_status pdt_kdtree_picture(const pdt_kdtree *tree, const char *path, pdt_error *err)

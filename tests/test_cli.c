@@ -251,6 +251,96 @@ static void test_cli_predict_errors(void **state)
 
 /* Counting on 1-D data with distinct values: every K-subset of the
  * thresholds forms exactly Catalan(K) binary search trees. */
+/* Issue 16: predict -o writes RFC 4180 CSV: labels holding a comma, a quote
+ * or a line break are quoted, quotes doubled. */
+static void test_cli_predict_csv_quoted(void **state)
+{
+    (void)state;
+    char *data = tu_write_file("quoting.csv", "x,label\n1,\"a,b\"\n2,\"say \"\"hi\"\"\"\n3,\"two\nlines\"\n4,plain\n");
+    char model[512], out[512];
+    snprintf(model, sizeof model, "%s/quoting.json", tu_tmpdir());
+    snprintf(out, sizeof out, "%s/quoting_pred.csv", tu_tmpdir());
+    tu_run r;
+    tu_run_pdt(&r, "fit", "--data", data, "--size", "3", "-q", "-o", model, NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    tu_run_pdt(&r, "predict", "--model", model, "--data", data, "-o", out, NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    char *csv = tu_read_file(out);
+    assert_non_null(csv);
+    assert_string_equal(csv, "row,predicted,actual\n"
+                             "1,\"a,b\",\"a,b\"\n"
+                             "2,\"say \"\"hi\"\"\",\"say \"\"hi\"\"\"\n"
+                             "3,\"two\nlines\",\"two\nlines\"\n"
+                             "4,plain,plain\n");
+    free(csv);
+    free(data);
+}
+
+/* Runs pdt fit on data with extra options; returns the run (caller frees). */
+static tu_run fit_with(const char *data, const char *a, const char *b)
+{
+    tu_run r;
+    tu_run_pdt(&r, "fit", "--data", data, "--size", "1", "-q", a, b, NULL);
+    return r;
+}
+
+/* Issue 16: the loaders say what they guessed.  Each file below was misread
+ * silently: a blank-separated file as one label column, a header-less file
+ * without its first row, a CSV named .txt as DL8.5, --skip-nonnumeric into a
+ * model of no features. */
+static void test_cli_loader_guesses(void **state)
+{
+    (void)state;
+    char *spaced = tu_write_file("spaced.csv", "x y label\n1 5 a\n2 6 a\n3 1 b\n4 2 b\n");
+    tu_run r = fit_with(spaced, NULL, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "spaced.csv:1: read with the delimiter ','"));
+    assert_non_null(strstr(r.err, "--delimiter space"));
+    tu_run_free(&r);
+    r = fit_with(spaced, "--delimiter", "space");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "objective 0 (optimal)"));
+    tu_run_free(&r);
+    char *headless = tu_write_file("headless.csv", "1,5,a\n2,6,a\n3,1,b\n4,2,b\n");
+    r = fit_with(headless, NULL, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "headless.csv:1: the header row holds numbers"));
+    assert_non_null(strstr(r.err, "--no-header"));
+    tu_run_free(&r);
+    char model[512];
+    snprintf(model, sizeof model, "%s/headless.json", tu_tmpdir());
+    tu_run_pdt(&r, "fit", "--data", headless, "--size", "1", "-q", "--no-header", "-o", model, NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    tu_run_pdt(&r, "predict", "--model", model, "--data", headless, "--no-header", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "4 of 4 correct")); /* every row, the first included */
+    tu_run_free(&r);
+    char *txt = tu_write_file("csv_named.txt", "x,y,label\n1,5,a\n2,6,a\n3,1,b\n4,2,b\n");
+    r = fit_with(txt, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "csv_named.txt: read as CSV"));
+    assert_non_null(strstr(r.out, "objective 0 (optimal)"));
+    tu_run_free(&r);
+    r = fit_with(tu_data("tiny_dl85.txt"), NULL, NULL); /* real DL8.5 stays DL8.5, quietly */
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "read as CSV"));
+    tu_run_free(&r);
+    char *holes = tu_write_file("holes.csv", "a,b,label\n1,?,x\n?,2,y\n");
+    r = fit_with(holes, "--skip-nonnumeric", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "--skip-nonnumeric dropped every feature column"));
+    assert_non_null(strstr(r.err, "\"a\" (3:1), \"b\" (2:3)"));
+    tu_run_free(&r);
+    r = fit_with(spaced, "--delimiter", "ab"); /* a bad value is a usage error */
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "option --delimiter: 'ab'"));
+    tu_run_free(&r);
+    free(spaced), free(headless), free(txt), free(holes);
+}
+
 static void test_cli_count(void **state)
 {
     (void)state;
@@ -311,6 +401,8 @@ int main(void)
         cmocka_unit_test(test_cli_failed_output_leaves_nothing),
         cmocka_unit_test(test_cli_fit_result_document),
         cmocka_unit_test(test_cli_predict_errors),
+        cmocka_unit_test(test_cli_predict_csv_quoted),
+        cmocka_unit_test(test_cli_loader_guesses),
         cmocka_unit_test(test_cli_count),
         cmocka_unit_test(test_cli_help_and_demo),
     };

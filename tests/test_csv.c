@@ -420,6 +420,79 @@ static void test_csv_random_edits_never_crash(void **state)
     }
 }
 
+/* Issue 16: a blank-separated file detected as CSV is one column with as many
+ * "classes" as rows; refused, with the option that reads it. */
+static void test_csv_blank_separated(void **state)
+{
+    (void)state;
+    const char *text = "sepal width label\n1.5 2 a\n2.5 3 b\n";
+    check_text_fails(text, NULL, "mem.csv:1: read with the delimiter ','");
+    check_text_fails(text, NULL, "pass --delimiter space");
+    pdt_csv_options o = {.delimiter = ' '};
+    /* runs of spaces and tabs, leading and trailing blanks, a quoted field */
+    pdt_dataset *ds = read_csv("  sepal width\tlabel  \n1.5   2 a\n\t2.5\t3 \"b c\"  \n\n", &o);
+    assert_int_equal(pdt_dataset_rows(ds), 2);
+    assert_int_equal(pdt_dataset_dims(ds), 2);
+    assert_string_equal(pdt_dataset_feature_name(ds, 1), "width");
+    assert_string_equal(pdt_dataset_class_name(ds, 1), "b c");
+    assert_exact(ds, 1, 0, "5/2");
+    pdt_dataset_free(&ds);
+    /* a one-column file without blanks, or with an explicit delimiter, is fine */
+    pdt_csv_options comma = {.delimiter = ',', .no_label = true};
+    ds = read_csv("my x\n1\n2\n", &comma);
+    assert_int_equal(pdt_dataset_dims(ds), 1);
+    pdt_dataset_free(&ds);
+    /* ';' given explicitly wins over the comma of the first line */
+    pdt_csv_options semi = {.delimiter = ';'};
+    ds = read_csv("a,1;b\n1;x\n2;y\n", &semi);
+    assert_string_equal(pdt_dataset_feature_name(ds, 0), "a,1");
+    pdt_dataset_free(&ds);
+    pdt_csv_options quote = {.delimiter = '"'};
+    check_text_fails("a\"b\n1\"x\n", &quote, "option --delimiter");
+}
+
+/* Issue 16: a file without a header lost its first row to the names. */
+static void test_csv_header_detection(void **state)
+{
+    (void)state;
+    const char *text = "5.1,3.5,a\n4.9,3.0,b\n";
+    check_text_fails(text, NULL, "mem.csv:1: the header row holds numbers where the feature names belong (\"5.1\"");
+    check_text_fails(text, NULL, "pass --no-header");
+    pdt_csv_options no = {.header = PDT_CSV_HEADER_NO};
+    pdt_dataset *ds = read_csv(text, &no);
+    assert_int_equal(pdt_dataset_rows(ds), 2);
+    assert_string_equal(pdt_dataset_feature_name(ds, 0), "col1");
+    assert_string_equal(pdt_dataset_feature_name(ds, 1), "col2");
+    assert_exact(ds, 0, 0, "51/10");
+    assert_int_equal(pdt_dataset_classes(ds), 2);
+    pdt_dataset_free(&ds);
+    /* the label may be named colN; a header of numbers can be insisted on */
+    pdt_csv_options named = {.header = PDT_CSV_HEADER_NO, .label = "col1"};
+    ds = read_csv("a,5.1,3.5\nb,4.9,3.0\n", &named);
+    assert_string_equal(pdt_dataset_feature_name(ds, 0), "col2");
+    pdt_dataset_free(&ds);
+    pdt_csv_options yes = {.header = PDT_CSV_HEADER_YES};
+    ds = read_csv("1,2,label\n3,4,a\n", &yes);
+    assert_string_equal(pdt_dataset_feature_name(ds, 0), "1");
+    pdt_dataset_free(&ds);
+    /* one named feature column is enough to trust the header */
+    ds = read_csv("1,x,label\n3,4,a\n", NULL);
+    pdt_dataset_free(&ds);
+}
+
+/* Issue 16: --skip-nonnumeric silently left no feature at all. */
+static void test_csv_skip_nonnumeric_keeps_a_feature(void **state)
+{
+    (void)state;
+    pdt_csv_options o = {.skip_nonnumeric = true};
+    check_text_fails("a,b,c\n1,?,x\n?,3,y\n", &o,
+                     "mem.csv: --skip-nonnumeric dropped every feature column: 2 columns with a non-number, "
+                     "first at LINE:COLUMN: \"a\" (3:1), \"b\" (2:3)");
+    pdt_dataset *ds = read_csv("a,b,c\n1,?,x\n2,3,y\n", &o);
+    assert_int_equal(pdt_dataset_dims(ds), 1);
+    pdt_dataset_free(&ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,6 +513,9 @@ int main(void)
         cmocka_unit_test(test_csv_option_errors),
         cmocka_unit_test(test_csv_long_column_list_is_cut),
         cmocka_unit_test(test_csv_random_edits_never_crash),
+        cmocka_unit_test(test_csv_blank_separated),
+        cmocka_unit_test(test_csv_header_detection),
+        cmocka_unit_test(test_csv_skip_nonnumeric_keeps_a_feature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

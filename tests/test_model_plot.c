@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pdt_plot.h"
 #include "test_util.h"
@@ -147,11 +148,48 @@ static void test_model_plot_cli(void **state)
     snprintf(out, sizeof out, "%s/three.png", tu_tmpdir());
     tu_run_pdt(&r, "fit", "--data", three, "--size", "1", "--plot", out, NULL);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "option --plot: pictures need data with exactly 2 features"));
+    assert_non_null(strstr(r.err, "option --plot: "));
+    assert_non_null(strstr(r.err, "three.png: pictures need data with exactly 2 features (the data has 3)"));
+    assert_null(strstr(r.out, "objective")); /* refused before the search */
     assert_false(tu_exists(out));
     tu_run_free(&r);
     free(three);
     free(data);
+}
+
+/* Issue 16: coordinates near ±1e308 (and past the doubles, 1e400) reached
+ * GMP as infinities and killed `pdt fit --plot` with SIGFPE, leaving the
+ * model behind.  Every picture of such data is drawn now. */
+static void test_model_plot_extreme_coordinates(void **state)
+{
+    (void)state;
+    static const char *const files[][2] = {
+        {"huge.csv", "x,y,c\n-1e308,0,a\n1e308,1,b\n0,-1e308,a\n5,1e308,b\n"},
+        {"huger.csv", "x,y,c\n-1.7e308,0,a\n1.7e308,1,b\n0,-1e400,a\n5,1e400,b\n"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char *data = tu_write_file(files[i][0], files[i][1]);
+        char png[512], json[512];
+        snprintf(png, sizeof png, "%s/huge%zu.png", tu_tmpdir(), i);
+        snprintf(json, sizeof json, "%s/huge%zu.json", tu_tmpdir(), i);
+        const char *const families[] = {"axis", "hyperplane"};
+        for (size_t f = 0; f < 2; f++) {
+            tu_run r;
+            tu_run_pdt(&r, "fit", "--data", data, "--rules", families[f], "--size", "1", "-q", "-o", json, "--plot",
+                       png, "--plot-size", "64x48", NULL);
+            if (r.status) fprintf(stderr, "%s %s: %d %s\n", files[i][0], families[f], r.status, r.err);
+            assert_int_equal(r.status, 0);
+            assert_true(tu_file_size(png) > 0 && tu_file_size(json) > 0);
+            tu_run_free(&r);
+            unlink(png), unlink(json);
+        }
+        tu_run r;
+        tu_run_pdt(&r, "kdtree", "--data", data, "--skip", "c", "-q", "--picture", png, NULL);
+        assert_int_equal(r.status, 0);
+        assert_true(tu_file_size(png) > 0);
+        tu_run_free(&r);
+        free(data);
+    }
 }
 
 int main(void)
@@ -161,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_model_plot_svg),
         cmocka_unit_test(test_model_plot_errors),
         cmocka_unit_test(test_model_plot_cli),
+        cmocka_unit_test(test_model_plot_extreme_coordinates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
 /* 2-D pictures: sizes, pixel colours where shapes were drawn, formats, errors. */
 #include <cairo.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,11 +67,41 @@ static void test_plot_svg_and_errors(void **state)
     pdt_plot_free(&p);
 }
 
+/* Issue 16: a box reaching ±DBL_MAX converts both ways without overflowing;
+ * widening never leaves the finite doubles; a non-finite box is refused. */
+static void test_plot_extreme_box(void **state)
+{
+    (void)state;
+    pdt_plot *p = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    assert_int_equal(pdt_plot_new(&p, 100, 50, -DBL_MAX, DBL_MAX, -DBL_MAX, DBL_MAX, &err), PDT_OK);
+    double px, py, x, y;
+    pdt_plot_to_pixel(p, 0, 0, &px, &py);
+    assert_true(px == 50 && py == 25);
+    pdt_plot_to_pixel(p, DBL_MAX, -DBL_MAX, &px, &py);
+    assert_true(px == 100 && py == 50);
+    pdt_plot_to_world(p, 0, 50, &x, &y);
+    assert_true(x == -DBL_MAX && y == -DBL_MAX);
+    pdt_plot_to_world(p, 75, 12.5, &x, &y);
+    assert_true(isfinite(x) && isfinite(y) && x > 0 && y > 0);
+    pdt_plot_free(&p);
+    double lo = -1.7e308, hi = 1.7e308;
+    pdt_plot_widen(&lo, &hi, 0.08);
+    assert_true(lo == -DBL_MAX && hi == DBL_MAX);
+    lo = INFINITY, hi = -INFINITY; /* nothing finite seen */
+    pdt_plot_widen(&lo, &hi, 0.5);
+    assert_true(lo == -0.5 && hi == 1.5);
+    assert_int_equal(pdt_plot_new(&p, 10, 10, -INFINITY, 0, 0, 1, &err), PDT_EINVAL);
+    assert_non_null(strstr(err.message, "not finite"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plot_png_pixels),
         cmocka_unit_test(test_plot_svg_and_errors),
+        cmocka_unit_test(test_plot_extreme_box),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

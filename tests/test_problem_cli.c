@@ -329,7 +329,7 @@ static void test_problem_cli_kdtree_options(void **state)
     expect_failure(2, "option --objective: 'speed' is not access or height", b);
     char *png = tmp_path("cells3.png");
     const char *c[] = {"kdtree", "--data", data, "--picture", png, NULL};
-    expect_failure(1, "option --picture: a picture of the cells needs two coordinates (the data has 3)", c);
+    expect_failure(1, "a picture of the cells needs two coordinates (the data has 3)", c);
     assert_false(tu_exists(png));
     const char *d[] = {"kdtree", NULL};
     expect_failure(2, "option --data is required", d);

@@ -22,7 +22,8 @@ double hss_elapsed(const hss *h)
 /* The time limit, and a progress report about once a second. */
 bool hss_out_of_time(hss *h)
 {
-    if (h->stopped || (h->opt->time_limit <= 0 && !h->opt->progress)) return h->stopped;
+    if (h->stopped || (h->opt->time_limit <= 0 && !h->opt->progress && !h->opt->stop)) return h->stopped;
+    if (h->opt->stop && *h->opt->stop) h->stopped = true;
     double t = hss_elapsed(h);
     if (h->opt->time_limit > 0 && t > h->opt->time_limit) h->stopped = true;
     if (h->opt->progress && t >= h->next_report) {

@@ -284,6 +284,7 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
     pdt_status st = bs_search_new(&fs->search, &fs->data, mb << 20, opt->time_limit, opt->progress,
                                   opt->progress_user, fs->err);
     if (st) return st;
+    bs_set_stop(fs->search, opt->stop);
     answer a = {0};
     if (d >= 3) { /* the depth-2 optimum first: the root's incumbent, and an answer if time runs out */
         bs_out o;

@@ -124,6 +124,8 @@ void bs_solve_items(bs_search *s, bs_out *out, const uint64_t *items, uint32_t d
 bool bs_aborted(const bs_search *s);
 bool bs_out_of_memory(const bs_search *s);
 void bs_clear_deadline(bs_search *s);
+/* The search ends as at its deadline once *stop is non-zero (NULL: never). */
+void bs_set_stop(bs_search *s, const volatile sig_atomic_t *stop);
 const bs_stats *bs_search_stats(bs_search *s);
 d2_solver *bs_search_d2(bs_search *s);
 

@@ -42,6 +42,7 @@ struct bs_search {
     sim_slot *sim; /* SIM_SLOTS per depth */
     size_t sim_depths;
     bool has_deadline, aborted, oom;
+    const volatile sig_atomic_t *stop; /* pdt_fit_options.stop */
     struct timespec start, deadline;
     uint32_t tick;
     pdt_progress_fn progress;

@@ -70,7 +70,13 @@ void bs_search_free(bs_search **sp)
 
 bool bs_aborted(const bs_search *s) { return s->aborted; }
 bool bs_out_of_memory(const bs_search *s) { return s->oom; }
-void bs_clear_deadline(bs_search *s) { s->has_deadline = s->aborted = false; }
+void bs_clear_deadline(bs_search *s)
+{
+    s->has_deadline = s->aborted = false;
+    s->stop = NULL;
+}
+
+void bs_set_stop(bs_search *s, const volatile sig_atomic_t *stop) { s->stop = stop; }
 const bs_stats *bs_search_stats(bs_search *s)
 {
     s->stats.cache_nodes = s->cache.n_nodes;
@@ -127,7 +133,8 @@ static void report(bs_search *s, const struct timespec *now)
 bool bs_tick(bs_search *s)
 {
     if (s->aborted) return true;
-    if ((!s->has_deadline && !s->progress) || (++s->tick % TICK_EVERY)) return false;
+    if ((!s->has_deadline && !s->progress && !s->stop) || (++s->tick % TICK_EVERY)) return false;
+    if (s->stop && *s->stop) s->aborted = true;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||

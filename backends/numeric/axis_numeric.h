@@ -98,6 +98,7 @@ typedef struct an_ctx {
     an_cache *cache;       /* NULL: none (--no-memo) */
     /* limits */
     bool has_deadline, aborted;
+    const volatile sig_atomic_t *stop; /* pdt_fit_options.stop */
     unsigned tick;
     struct timespec start;
     double deadline, last_progress;

@@ -43,7 +43,8 @@ static void report(an_ctx *c, double elapsed)
 bool an_tick(an_ctx *c)
 {
     if (c->aborted) return true;
-    if ((!c->has_deadline && !c->progress) || (++c->tick % TICK_EVERY)) return false;
+    if ((!c->has_deadline && !c->progress && !c->stop) || (++c->tick % TICK_EVERY)) return false;
+    if (c->stop && *c->stop) c->aborted = true;
     double elapsed = since(&c->start);
     if (c->has_deadline && elapsed >= c->deadline) c->aborted = true;
     if (c->progress) report(c, elapsed);
@@ -230,6 +231,7 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
         c.deadline = opt->time_limit;
         c.progress = opt->progress;
         c.progress_user = opt->progress_user;
+        c.stop = opt->stop;
         an_node root = {(uint32_t)pdt_dataset_rows(ds), a.lists};
         int64_t cost = an_solve(&c, &root, 0, d, s, AN_INF, a.tree, &len);
         double seconds = since(&c.start);

@@ -6,11 +6,20 @@
 
 #include "render.h"
 
-/* World to pixel coordinates (pixel y grows downwards), as pdt_plot_to_pixel. */
+/* Cairo keeps coordinates in 24.8 fixed point: far-away (or non-finite)
+ * pixels are pulled in to where they cannot wrap around. */
+static double to_cairo(double v)
+{
+    return v > 1e6 ? 1e6 : v < -1e6 ? -1e6 : v == v ? v : 0;
+}
+
+/* World to pixel coordinates (pixel y grows downwards), as pdt_plot_to_pixel
+ * (in halves: a box from -DBL_MAX to DBL_MAX has no finite width), clamped
+ * for cairo. */
 static void to_pixel(const pdt_draw_picture *p, double x, double y, double *px, double *py)
 {
-    *px = (x - p->x0) / (p->x1 - p->x0) * p->width;
-    *py = (p->y1 - y) / (p->y1 - p->y0) * p->height;
+    *px = to_cairo((x / 2 - p->x0 / 2) / (p->x1 / 2 - p->x0 / 2) * p->width);
+    *py = to_cairo((p->y1 / 2 - y / 2) / (p->y1 / 2 - p->y0 / 2) * p->height);
 }
 
 static void set_color(cairo_t *cr, pdt_rgba c) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a); }

@@ -96,9 +96,14 @@ int pdt_fuzz_csv(const uint8_t *data, size_t size)
     const pdt_csv_options plain = {0};
     const pdt_csv_options options = {.weight = "w", .skip_nonnumeric = true, .skip = skip, .n_skip = 1};
     const pdt_csv_options unlabelled = {.no_label = true};
+    /* issue 16: blank-separated records, no header, a header insisted on */
+    const pdt_csv_options blanks = {.delimiter = ' ', .header = PDT_CSV_HEADER_NO};
+    const pdt_csv_options piped = {.delimiter = '|', .header = PDT_CSV_HEADER_YES, .skip_nonnumeric = true};
     load(data, size, &plain, NULL);
     load(data, size, &options, NULL);
     load(data, size, &unlabelled, NULL);
+    load(data, size, &blanks, NULL);
+    load(data, size, &piped, NULL);
     return 0;
 }
 
