@@ -17,6 +17,7 @@
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
+#include <stdatomic.h>
 #endif
 
 #include "axis_numeric.h"
@@ -222,24 +223,39 @@ static void combine(an_stump *into, const an_stump *s)
         *into = *s;
 }
 
-/* Sweeps feature f for one thread whose stumps may hold a later feature's
- * split: that split loses a tie to f (the serial sweep would have met f
- * first), so its part is swept against best + 1 (costs are integers: a cost
- * ≤ best then counts as better, and no threshold costing best is skipped)
- * and gets its best back when f did not take it.  A split of an earlier
- * feature, or the leaf, keeps winning ties as in the serial sweep. */
+/* Sweeps feature f for one thread.  Its stumps hold the serial answer over
+ * the features it has seen; `shared` the least cost any thread has found so
+ * far (per part), which prunes as the serial sweep's running best does.  A
+ * cost that another thread or a later feature reached loses a tie to f (the
+ * serial sweep would have met f first), so f is swept against that cost + 1
+ * (costs are integers: a cost ≤ it then counts as better, and no threshold
+ * costing it is skipped); a split of an earlier feature, or the leaf, keeps
+ * winning ties.  Whatever `shared` holds, the thread's answer is the same:
+ * the bound only decides how much of f is looked at. */
 static void sweep_tied(an_ctx *c, const an_node *nd, const int64_t *const tot[2], an_stump *const mine[2],
-                       int64_t *cnt, size_t f)
+                       int64_t *cnt, size_t f, _Atomic int64_t shared[2])
 {
-    bool later[2], any = false;
+    int64_t own[2];
+    bool any = false;
     for (unsigned p = 0; p < 2; p++) {
-        later[p] = mine[p]->rule.feature > (int32_t)f;
-        if (later[p]) mine[p]->best++;
-        any = any || mine[p]->best > 0;
+        own[p] = mine[p]->best;
+        int64_t bound = own[p] + (mine[p]->rule.feature > (int32_t)f);
+        int64_t other = atomic_load_explicit(&shared[p], memory_order_relaxed);
+        if (other + 1 < bound) bound = other + 1;
+        mine[p]->best = bound;
+        any = any || bound > 0;
     }
     if (any) sweep_feature(c, nd, tot, mine, cnt, f);
-    for (unsigned p = 0; p < 2; p++)
-        if (later[p] && mine[p]->rule.feature != (int32_t)f) mine[p]->best--;
+    for (unsigned p = 0; p < 2; p++) {
+        if (mine[p]->rule.feature != (int32_t)f) {
+            mine[p]->best = own[p];
+            continue;
+        }
+        int64_t v = mine[p]->best, seen = atomic_load_explicit(&shared[p], memory_order_relaxed);
+        while (v < seen && !atomic_compare_exchange_weak_explicit(&shared[p], &seen, v, memory_order_relaxed,
+                                                                  memory_order_relaxed)) {
+        }
+    }
 }
 
 /* The features handed out one at a time to the threads as they come free,
@@ -259,6 +275,9 @@ static void sweep_parallel(an_ctx *c, const an_node *nd, const int64_t *const to
     } res[AN_MAX_THREADS];
     unsigned used = 1;
     const size_t nf = c->nf;
+    _Atomic int64_t shared[2];
+    atomic_init(&shared[0], st[0]->best);
+    atomic_init(&shared[1], st[1]->best);
 #pragma omp parallel num_threads(c->threads)
     {
         unsigned t = (unsigned)omp_get_thread_num(), n = (unsigned)omp_get_num_threads();
@@ -268,7 +287,7 @@ static void sweep_parallel(an_ctx *c, const an_node *nd, const int64_t *const to
         an_stump *const mine[2] = {&res[t].st[0], &res[t].st[1]};
         int64_t *cnt = c->tcnt + an_thread_scratch(c->nc) * t;
 #pragma omp for schedule(dynamic, 1) nowait
-        for (size_t i = 0; i < nf; i++) sweep_tied(c, nd, tot, mine, cnt, nf - 1 - i);
+        for (size_t i = 0; i < nf; i++) sweep_tied(c, nd, tot, mine, cnt, nf - 1 - i, shared);
     }
     for (unsigned t = 0; t < used; t++) combine(st[0], &res[t].st[0]), combine(st[1], &res[t].st[1]);
 }
