@@ -119,7 +119,14 @@ static json_t *js_counts(jsave *s, size_t i)
     return a;
 }
 
-static json_t *js_node(jsave *s, size_t i)
+/* Trees deeper than this are saved flat: "tree" is then an array of the
+ * nodes (root first, children after their parents) whose "left" and "right"
+ * are indices into it, so that no reader meets a nesting deeper than a few
+ * levels (jansson stops at 2048) and the indentation does not grow with the
+ * depth.  Shallower trees keep the nested form. */
+#define PDT_JSON_NESTED_DEPTH 100
+
+static json_t *js_node(jsave *s, size_t i, bool flat)
 {
     const pdt_tree_node *n = &s->m->nodes[i];
     json_t *o = json_object();
@@ -133,11 +140,22 @@ static json_t *js_node(jsave *s, size_t i)
     js_put(s, o, "items", js_u64(s, n->n_items));
     js_put(s, o, "counts", js_counts(s, i));
     if (n->left >= 0) js_put(s, o, "label", label);
-    if (n->left >= 0 && s->st == PDT_OK) {
-        js_put(s, o, "left", js_node(s, (size_t)n->left));
-        js_put(s, o, "right", js_node(s, (size_t)n->right));
+    if (n->left >= 0 && flat) {
+        js_put(s, o, "left", json_integer(n->left));
+        js_put(s, o, "right", json_integer(n->right));
+    } else if (n->left >= 0 && s->st == PDT_OK) {
+        js_put(s, o, "left", js_node(s, (size_t)n->left, false));
+        js_put(s, o, "right", js_node(s, (size_t)n->right, false));
     }
     return o;
+}
+
+static json_t *js_tree(jsave *s)
+{
+    if (s->m->depth <= PDT_JSON_NESTED_DEPTH) return js_node(s, 0, false);
+    json_t *a = json_array();
+    for (size_t i = 0; i < s->m->n_nodes && s->st == PDT_OK; i++) js_append(s, a, js_node(s, i, true));
+    return a;
 }
 
 static json_t *js_names(jsave *s, char *const *names, size_t n, const char *what)
@@ -217,7 +235,7 @@ static json_t *js_document(jsave *s)
     if (m->engine) js_put(s, doc, "engine", js_str(s, m->engine, "the engine name"));
     js_put(s, doc, "seconds", json_real(isfinite(m->seconds) && m->seconds > 0 ? m->seconds : 0.0));
     js_put(s, doc, "stats", js_stats(s));
-    if (s->st == PDT_OK) js_put(s, doc, "tree", js_node(s, 0));
+    if (s->st == PDT_OK) js_put(s, doc, "tree", js_tree(s));
     return doc;
 }
 

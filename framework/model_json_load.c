@@ -190,25 +190,110 @@ static pdt_status read_branch(mload *L, int32_t i, const json_t *obj)
     return check_sums(L, i);
 }
 
-static pdt_status read_node(mload *L, int32_t *index, const json_t *obj)
+/* A node's own fields (not its children); *leaf says which kind. */
+static pdt_status read_node_fields(mload *L, int32_t *index, bool *leaf, const json_t *obj)
 {
     TRY(pdt_json_expect(&L->j, obj, JSON_OBJECT, "an object (a tree node)"));
     int32_t i = -1;
     TRY(new_node(L, &i));
     *index = i;
-    bool leaf = false;
+    *leaf = false;
     uint64_t items = 0;
-    TRY(pdt_json_bool(&L->j, &leaf, obj, "leaf", false));
+    TRY(pdt_json_bool(&L->j, leaf, obj, "leaf", false));
     TRY(read_label(L, &L->m->nodes[i].label, obj));
     TRY(pdt_json_uint(&L->j, &items, obj, "items", UINT64_MAX, true));
     L->m->nodes[i].n_items = items;
     TRY(read_counts(L, i, obj));
-    if (!leaf) return read_branch(L, i, obj);
+    if (!*leaf) return PDT_OK;
     static const char *const branch_keys[] = {"rule", "left", "right"};
     for (size_t k = 0; k < 3; k++)
         if (json_object_get(obj, branch_keys[k]))
             return pdt_json_error(&L->j, "a leaf has no \"%s\"", branch_keys[k]);
     return PDT_OK;
+}
+
+/* The flat form of a deep tree (model_json.c): nodes in an array, root
+ * first, each branch's "left" and "right" indices of later nodes, every node
+ * but the root the child of exactly one branch.  Read without recursion. */
+static pdt_status read_flat_tree(mload *L, const json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    if (n == 0) return pdt_json_error(&L->j, "expected at least the root node");
+    uint8_t *parented = calloc(n, 1);
+    if (!parented) return pdt_model_json_nomem(L);
+    pdt_status st = PDT_OK;
+    for (size_t k = 0; k < n && st == PDT_OK; k++) {
+        size_t mark = pdt_json_push_index(&L->j, k);
+        const json_t *obj = json_array_get(arr, k);
+        int32_t i = -1;
+        bool leaf = false;
+        st = read_node_fields(L, &i, &leaf, obj);
+        if (st || leaf) {
+            if (!st) pdt_json_pop(&L->j, mark);
+            continue;
+        }
+        const json_t *rule;
+        st = pdt_json_get(&L->j, &rule, obj, "rule", true);
+        int32_t r = -1;
+        uint64_t child[2] = {0, 0};
+        static const char *const side[2] = {"left", "right"};
+        if (!st) {
+            size_t rm = pdt_json_push(&L->j, "rule");
+            st = pdt_model_json_rule(L, &r, rule);
+            if (!st) pdt_json_pop(&L->j, rm);
+        }
+        for (int c = 0; c < 2 && !st; c++) {
+            st = pdt_json_uint(&L->j, &child[c], obj, side[c], n - 1, true);
+            if (!st && (child[c] <= k || parented[child[c]])) {
+                pdt_json_push(&L->j, side[c]);
+                st = child[c] <= k ? pdt_json_error(&L->j, "a child comes after its parent (index > %zu)", k)
+                                   : pdt_json_error(&L->j, "node %llu is already a child of another node",
+                                                    (unsigned long long)child[c]);
+            }
+            if (!st) parented[child[c]] = 1;
+        }
+        if (!st) {
+            L->m->nodes[i].rule = r;
+            L->m->nodes[i].left = (int32_t)child[0];
+            L->m->nodes[i].right = (int32_t)child[1];
+            pdt_json_pop(&L->j, mark);
+        }
+    }
+    /* the sums once every node is read (children come later in the array) */
+    for (size_t k = 0; k < n && st == PDT_OK; k++) {
+        if (L->m->nodes[k].left < 0) continue;
+        size_t mark = pdt_json_push_index(&L->j, k);
+        st = check_sums(L, (int32_t)k);
+        if (!st) pdt_json_pop(&L->j, mark);
+    }
+    for (size_t k = 1; k < n && st == PDT_OK; k++)
+        if (!parented[k]) {
+            pdt_json_push_index(&L->j, k);
+            st = pdt_json_error(&L->j, "node %zu is nobody's child", k);
+        }
+    free(parented);
+    return st;
+}
+
+static pdt_status read_tree(mload *L, const json_t *doc)
+{
+    const json_t *v;
+    TRY(pdt_json_get(&L->j, &v, doc, "tree", true));
+    if (!json_is_array(v)) {
+        int32_t root;
+        return read_child(L, &root, doc, "tree");
+    }
+    size_t mark = pdt_json_push(&L->j, "tree");
+    TRY(read_flat_tree(L, v));
+    pdt_json_pop(&L->j, mark);
+    return PDT_OK;
+}
+
+static pdt_status read_node(mload *L, int32_t *index, const json_t *obj)
+{
+    bool leaf = false;
+    TRY(read_node_fields(L, index, &leaf, obj));
+    return leaf ? PDT_OK : read_branch(L, *index, obj);
 }
 
 /* ------------------------------------------------------------ summary */
@@ -394,8 +479,7 @@ static pdt_status read_document(mload *L, const json_t *doc)
     TRY(read_stats(L, doc));
     TRY(read_objective(L, doc));
     TRY(pdt_json_bool(&L->j, &L->m->optimal, doc, "optimal", true));
-    int32_t root;
-    TRY(read_child(L, &root, doc, "tree"));
+    TRY(read_tree(L, doc));
     return check_summary(L, doc);
 }
 
