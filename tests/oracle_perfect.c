@@ -3,9 +3,10 @@
  *
  * The brute force lists every tree of at most K ≤ 4 branch nodes and keeps
  * the fewest errors of each (depth, size):
- *   axis, hyperplane, axis+hyperplane: every valid permutation of the
- *     candidate rules (spec.h's decoding and evaluation; the rules' sides are
- *     checked against the coordinates by oracle_check_sides);
+ *   axis, hyperplane, axis+hyperplane, hypersurface (degree 2), circle:
+ *     every valid permutation of the candidate rules (spec.h's decoding and
+ *     evaluation; the rules' sides are checked against the coordinates by
+ *     oracle_check_sides);
  *   binary (0/1 columns, left iff x = 0, any feature anywhere): every tree
  *     shape with every assignment of features to its nodes, evaluated by
  *     spec_evaluate.
@@ -24,13 +25,19 @@
  * copy an earlier row's features, two times in three with another class.
  * Families and engines: axis (auto = numeric backend, and fused), hyperplane
  * (fused), axis,hyperplane (fused), binary (auto = binary backend, and
- * fused); both modes on every instance.  Instance i of a group uses seed
+ * fused), hypersurface of degree 2, D = 1 intervals and D = 2 conics (auto:
+ * the hypersurface backend for the limited fits it takes, size ≤ 2, fused for
+ * the others; and fused), circle (the example plugin: auto, which is fused,
+ * and fused); both modes on every instance.  Instance i of a group uses seed
  * BASE + i; PDT_ORACLE_SEED and PDT_ORACLE_COUNT override base and count,
  * PDT_ORACLE_VERBOSE prints every instance before it runs.
  *
- * Measured on the 2-core machine with a load average of 7–11 (1600 random
- * instances, 4800 random fits, plus the hand-made ones): release 5.8 s wall
- * (3.9 s CPU), ASan+UBSan Debug build 18.6 s wall (11.8 s CPU). */
+ * Measured on the 2-core machine with a load average of about 3 (2200 random
+ * instances, 7200 random fits, plus the hand-made ones): release 7.9–9.1 s
+ * wall (7.7–8.8 s CPU; hypersurface about 2.0 s, circle 1.9 s), ASan+UBSan
+ * Debug build 34.0 s wall (31.0 s CPU; hypersurface and circle about 10 s
+ * each).  The first 1600 instances took 4.0 s at a load of 1.7, 5.8 s at
+ * 7–11. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +289,37 @@ static void make_mixed(instance *in, uint64_t seed)
     in->c = (oracle_case){.rules = "axis,hyperplane", .seed = seed};
     in->c.dims = 1 + tu_below(&rng, 2);
     in->c.n = in->c.dims == 1 ? 3 + tu_below(&rng, 5) : 3 + tu_below(&rng, 3);
+    in->c.n_classes = 2 + tu_below(&rng, 2);
+    finish_points(in, &rng);
+}
+
+/* Degree-2 hypersurfaces (auto = the hypersurface backend, and fused).  D = 1
+ * (intervals through 2 points) half the time, N 2..8; else conics through 5
+ * points, N 5..6 (oracle_hypersurface.c goes to 10): with 32 rules per
+ * 5-tuple, N = 7 has up to 672 rules, whose building and side checks (GMP)
+ * took 2/3 of this group's time. */
+static void make_hypersurface(instance *in, uint64_t seed)
+{
+    tu_rng rng = {seed};
+    *in = (instance){.rules = "hypersurface", .engines = auto_fused, .n_engines = 2};
+    in->c = (oracle_case){.rules = "hypersurface", .seed = seed};
+    in->c.dims = 1 + tu_below(&rng, 2);
+    in->c.n = in->c.dims == 1 ? 2 + tu_below(&rng, 7) : 5 + tu_below(&rng, 2);
+    in->c.n_classes = 2 + tu_below(&rng, 2);
+    finish_points(in, &rng);
+}
+
+/* Circles through 3 points (the example plugin; auto = fused).  8 rules per
+ * triple: N 3..5 (oracle_circle.c goes to 8), at most 80 rules (K = 4 within
+ * the budget up to N = 4, K = 3 at N = 5); N = 6 (160 rules, K ≤ 2) took half
+ * of this group's time. */
+static void make_circle(instance *in, uint64_t seed)
+{
+    tu_rng rng = {seed};
+    *in = (instance){.rules = "circle", .engines = auto_fused, .n_engines = 2};
+    in->c = (oracle_case){.rules = "circle", .seed = seed};
+    in->c.dims = 2;
+    in->c.n = 3 + tu_below(&rng, 3);
     in->c.n_classes = 2 + tu_below(&rng, 2);
     finish_points(in, &rng);
 }
@@ -632,6 +670,18 @@ static void test_oracle_perfect_binary(void **state)
     assert_int_equal(run("binary", make_binary, UINT64_C(0x9e7f300000000000), 400), 0);
 }
 
+static void test_oracle_perfect_hypersurface(void **state)
+{
+    (void)state;
+    assert_int_equal(run("hypersurface", make_hypersurface, UINT64_C(0x9e7f400000000000), 300), 0);
+}
+
+static void test_oracle_perfect_circle(void **state)
+{
+    (void)state;
+    assert_int_equal(run("circle", make_circle, UINT64_C(0x9e7f500000000000), 300), 0);
+}
+
 /* ------------------------------------------------------ known by hand */
 
 /* One fit of a hand-made instance (truth from the CSV's last column). */
@@ -799,6 +849,8 @@ int main(void)
         cmocka_unit_test(test_oracle_perfect_hyperplane),
         cmocka_unit_test(test_oracle_perfect_mixed),
         cmocka_unit_test(test_oracle_perfect_binary),
+        cmocka_unit_test(test_oracle_perfect_hypersurface),
+        cmocka_unit_test(test_oracle_perfect_circle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
