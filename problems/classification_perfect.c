@@ -104,9 +104,9 @@ static double elapsed(const perfect_run *r)
     return (double)(t.tv_sec - r->start.tv_sec) + 1e-9 * (double)(t.tv_nsec - r->start.tv_nsec);
 }
 
-/* The optimum of depth ≤ d and size ≤ s.  *hit: a proven optimum (the fit
- * finished); *perfect: the tree reaches the floor (proven or not).  Returns
- * the model (NULL with *hit false when the time was up before it started). */
+/* The optimum of depth ≤ d and size ≤ s.  *proven: the fit finished;
+ * *perfect: the tree reaches the floor (proven or not).  *out is NULL (and
+ * *proven false) when the time was up before it started. */
 static pdt_status limited_fit(pdt_model **out, perfect_run *r, uint32_t d, uint32_t s, bool *proven,
                               bool *perfect, pdt_error *err)
 {
@@ -234,8 +234,8 @@ pdt_status cls_fit_perfect(pdt_model **out, const pdt_dataset *ds, const pdt_fit
     if (!st && found && opt->perfect == PDT_PERFECT_DEPTH) {
         st = fewest_nodes(&r, d_least, d_least, &best, &size_ok, err);
     } else if (!st && found) {
-        /* fewest nodes at any depth within the cap, then the least depth at that size */
-        /* fewest nodes at the least depth first (the cheapest searches), then at any depth */
+        /* fewest nodes: at the least depth first (the cheapest searches), then at any
+         * depth within the cap; then the least depth at that size */
         bool nodes_ok = false;
         st = fewest_nodes(&r, d_least, d_least, &best, &nodes_ok, err);
         if (!st && !r.timed_out) st = fewest_nodes(&r, depth_cap, d_least, &best, &nodes_ok, err);

@@ -185,38 +185,22 @@ static void test_perfect_refusals(void **state)
     pdt_dataset_free(&ds);
 }
 
-/* InferDT's answers (REFERENCE_PERFECT.tsv): least depth, then fewest nodes. */
-static void test_perfect_inferdt_thresholds(void **state)
+/* InferDT's answers (REFERENCE_PERFECT.tsv): least depth, then fewest nodes,
+ * with thresholds (axis) and with equality tests (binary, one-hot columns). */
+static void test_perfect_inferdt(void **state)
 {
     (void)state;
-    static const struct { const char *file, *skip; want w; } rows[] = {
-        {"monk1.csv", NULL, {0, true, 5, 7}}, {"monk3.csv", NULL, {0, true, 6, 19}},
-        {"iris.csv", NULL, {0, true, 4, 7}},  {"wine.csv", NULL, {0, true, 3, 7}},
-        {"mouse.csv", NULL, {0, true, 4, 7}}, {"zoo.csv", "animal_name", {0, true, 4, 10}},
+    static const struct { const char *file, *skip; bool equal; want w; } rows[] = {
+        {"monk1.csv", NULL, false, {0, true, 5, 7}}, {"monk3.csv", NULL, false, {0, true, 6, 19}},
+        {"iris.csv", NULL, false, {0, true, 4, 7}},  {"wine.csv", NULL, false, {0, true, 3, 7}},
+        {"mouse.csv", NULL, false, {0, true, 4, 7}}, {"zoo.csv", "animal_name", false, {0, true, 4, 10}},
+        {"monk1.csv", NULL, true, {0, true, 4, 6}},  {"monk3.csv", NULL, true, {0, true, 5, 17}},
     };
     for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
         pdt_dataset *ds = load(rows[k].file, rows[k].skip);
         pdt_fit_options o;
         pdt_fit_options_init(&o);
-        pdt_model *m = fit_perfect(ds, o, PDT_PERFECT_DEPTH, rows[k].w);
-        pdt_model_free(&m);
-        pdt_dataset_free(&ds);
-    }
-}
-
-static void test_perfect_inferdt_equalities(void **state)
-{
-    (void)state;
-    static const struct { const char *file; want w; } rows[] = {
-        {"monk1.csv", {0, true, 4, 6}},
-        {"monk3.csv", {0, true, 5, 17}},
-    };
-    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
-        pdt_dataset *ds = load(rows[k].file, NULL);
-        pdt_fit_options o;
-        pdt_fit_options_init(&o);
-        o.rules = "binary";
-        o.rule_params.options = "onehot=*";
+        if (rows[k].equal) o.rules = "binary", o.rule_params.options = "onehot=*";
         pdt_model *m = fit_perfect(ds, o, PDT_PERFECT_DEPTH, rows[k].w);
         pdt_model_free(&m);
         pdt_dataset_free(&ds);
@@ -371,8 +355,7 @@ int main(void)
         cmocka_unit_test(test_perfect_inconsistent),
         cmocka_unit_test(test_perfect_caps),
         cmocka_unit_test(test_perfect_refusals),
-        cmocka_unit_test(test_perfect_inferdt_thresholds),
-        cmocka_unit_test(test_perfect_inferdt_equalities),
+        cmocka_unit_test(test_perfect_inferdt),
         cmocka_unit_test(test_perfect_size_first),
         cmocka_unit_test(test_perfect_time_limit),
         cmocka_unit_test(test_perfect_cli),
