@@ -120,8 +120,8 @@ static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
     fo->sparse = cli_get(o, "sparse");
     fo->lexicographic = cli_flag(o, "lexicographic");
     fo->memo_megabytes = memo_mb;
-    if (fo->max_size == PDT_UNLIMITED && fo->max_depth == PDT_UNLIMITED && !fo->perfect) {
-        fprintf(stderr, "pdt fit: give --size K and/or --depth D, or --perfect (try 'pdt fit --help')\n");
+    if (fo->max_size == PDT_UNLIMITED && fo->max_depth == PDT_UNLIMITED && !fo->perfect && !fo->sparse) {
+        fprintf(stderr, "pdt fit: give --size K and/or --depth D, --sparse λ, or --perfect (try 'pdt fit --help')\n");
         return false;
     }
     return true;

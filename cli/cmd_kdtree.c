@@ -57,7 +57,7 @@ static bool load_points(pdt_dataset **ds)
     const char *path = cli_get(kd_options, "data");
     size_t n_skip = 0;
     char **skip = cli_get(kd_options, "skip") ? split_list(cli_get(kd_options, "skip"), &n_skip) : NULL;
-    pdt_csv_options co = {.no_label = true, .weight = cli_get(kd_options, "weights"),
+    pdt_csv_options co = {.no_label = true, .numeric_only = true, .weight = cli_get(kd_options, "weights"),
                           .skip = (const char *const *)skip, .n_skip = n_skip};
     pdt_error err;
     pdt_error_clear(&err);

@@ -65,6 +65,20 @@ static const char *sniff_format(const char *path, const char *cmd)
     return "csv";
 }
 
+/* A categorical column with a category for most rows (a name, an id) splits
+ * the data into single rows: said, not refused. */
+static void warn_identifiers(const pdt_dataset *ds, const char *cmd, const char *path)
+{
+    size_t n = pdt_dataset_rows(ds);
+    for (size_t j = 0; j < pdt_dataset_dims(ds); j++) {
+        size_t k = pdt_dataset_categories(ds, j);
+        if (n >= 20 && 2 * k > n)
+            fprintf(stderr, "pdt %s: %s: column \"%s\" has %zu categories in %zu rows: an identifier? "
+                            "(--skip %s leaves it out)\n", cmd, path, pdt_dataset_feature_name(ds, j), k, n,
+                    pdt_dataset_feature_name(ds, j));
+    }
+}
+
 bool cli_load_data(pdt_dataset **out, cli_option *opts, const char *cmd, bool no_label)
 {
     const char *path = cli_get(opts, "data"), *fmt = cli_get(opts, "format");
@@ -75,20 +89,43 @@ bool cli_load_data(pdt_dataset **out, cli_option *opts, const char *cmd, bool no
     pdt_csv_options co = {.label = cli_get(opts, "label"), .no_label = no_label,
                           .skip_nonnumeric = cli_flag(opts, "skip-nonnumeric")};
     if (!cli_csv_shape(&co, opts, cmd)) return false;
+    const char *missing = cli_get(opts, "missing");
+    if (missing) {
+        if (strcmp(missing, "error") == 0) co.missing = PDT_MISSING_ERROR;
+        else if (strcmp(missing, "drop") == 0) co.missing = PDT_MISSING_DROP;
+        else if (strcmp(missing, "category") == 0) co.missing = PDT_MISSING_CATEGORY;
+        else {
+            fprintf(stderr, "pdt %s: option --missing: '%s' is not error, drop or category\n", cmd, missing);
+            return false;
+        }
+    }
     if (!fmt) fmt = sniff_format(path, cmd);
     pdt_error err;
     pdt_error_clear(&err);
     pdt_status st;
     if (strcmp(fmt, "dl85") == 0) {
+        if (cli_get(opts, "categorical") || missing) {
+            fprintf(stderr, "pdt %s: options --categorical and --missing apply to CSV files (%s is DL8.5)\n", cmd, path);
+            return false;
+        }
         st = pdt_dataset_load_dl85(out, path, &err);
     } else if (strcmp(fmt, "csv") == 0) {
         size_t n_skip = 0;
         char **skip = cli_get(opts, "skip") ? split_list(cli_get(opts, "skip"), &n_skip) : NULL;
         co.skip = (const char *const *)skip;
         co.n_skip = n_skip;
+        size_t n_cat = 0;
+        char **cat = cli_get(opts, "categorical") ? split_list(cli_get(opts, "categorical"), &n_cat) : NULL;
+        co.categorical = (const char *const *)cat;
+        co.n_categorical = n_cat;
         st = pdt_dataset_load_csv(out, path, &co, &err);
         for (size_t i = 0; i < n_skip; i++) free(skip[i]);
         free(skip);
+        for (size_t i = 0; i < n_cat; i++) free(cat[i]);
+        free(cat);
+        if (!st && pdt_dataset_dropped(*out))
+            fprintf(stderr, "pdt %s: %s: --missing drop left out %zu of %zu rows\n", cmd, path,
+                    pdt_dataset_dropped(*out), pdt_dataset_dropped(*out) + pdt_dataset_rows(*out));
     } else {
         fprintf(stderr, "pdt %s: option --format: '%s' is not csv or dl85\n", cmd, fmt);
         return false;
@@ -97,5 +134,6 @@ bool cli_load_data(pdt_dataset **out, cli_option *opts, const char *cmd, bool no
         fprintf(stderr, "pdt %s: %s\n", cmd, err.message);
         return false;
     }
+    warn_identifiers(*out, cmd, path);
     return true;
 }

@@ -11,7 +11,12 @@
     {"format", 0, "FMT", "csv or dl85 (default: dl85 for .txt/.dl85 files, else csv)", NULL},      \
     {"label", 0, "NAME", "label column of a CSV (default: the last column)", NULL},               \
     {"skip", 0, "COLS", "comma-separated CSV columns to ignore (e.g. an id column)", NULL},       \
-    {"skip-nonnumeric", 0, NULL, "ignore CSV columns that hold non-numbers", NULL},                \
+    {"skip-nonnumeric", 0, NULL, "ignore CSV columns that hold non-numbers (text columns are "    \
+                                 "otherwise categorical)", NULL},                                  \
+    {"categorical", 0, "COLS", "comma-separated CSV columns read as categories even when they "   \
+                               "hold numbers", NULL},                                              \
+    {"missing", 0, "POLICY", "missing cells (?, empty, NA): error (default), drop (leave the row " \
+                             "out) or category (a category \"?\" in a categorical column)", NULL}, \
     CLI_CSV_SHAPE_OPTIONS
 
 /* How a CSV is cut into cells (also for pdt kdtree). */

@@ -24,8 +24,14 @@ static void loader_init(csv_loader *L, const char *text, size_t len, const char 
 
 static void loader_clear(csv_loader *L)
 {
-    for (size_t c = 0; L->cols && c < L->n_cols; c++) free(L->cols[c].name);
+    for (size_t c = 0; L->cols && c < L->n_cols; c++) {
+        free(L->cols[c].name);
+        free(L->cols[c].text_seen);
+        free(L->cols[c].fraction_seen);
+        pdt_label_table_clear(&L->cols[c].categories);
+    }
     free(L->cols);
+    free(L->drop);
     csv_lexer_clear(&L->lx);
     csv_record_clear(&L->rec);
     mpq_clear(L->scratch);
@@ -156,28 +162,49 @@ static pdt_status check_dropped(const csv_loader *L, pdt_error *err)
                          L->name, dropped, dropped == 1 ? "" : "s", list);
 }
 
+/* Records whether record k is left out (--missing drop). */
+static pdt_status note_drop(csv_loader *L, size_t k, bool drop, pdt_error *err)
+{
+    if (k >= L->drop_cap) {
+        size_t cap = L->drop_cap ? 2 * L->drop_cap : 1024;
+        uint8_t *grown = realloc(L->drop, cap);
+        if (!grown) return pdt_error_set(err, PDT_ENOMEM, "%s: out of memory", L->name);
+        L->drop = grown;
+        L->drop_cap = cap;
+    }
+    L->drop[k] = drop;
+    return PDT_OK;
+}
+
 static pdt_status scan_rows(csv_loader *L, pdt_error *err)
 {
     for (;;) {
-        bool more;
+        bool more, drop = false;
         pdt_status st = csv_read_record(&L->rec, &more, &L->lx, err);
         if (st != PDT_OK) return st;
         if (!more) break;
-        if (L->n_rows + 1 >= UINT32_MAX)
+        if (L->n_records + 1 >= UINT32_MAX)
             return pdt_error_set(err, PDT_ELIMIT, "%s:%zu: too many rows (at most %lu)", L->name,
                                  L->rec.fields[0].line, (unsigned long)UINT32_MAX - 1);
-        L->n_rows++;
         st = csv_check_width(L, err);
         for (size_t c = 0; c < L->n_cols && st == PDT_OK; c++)
-            st = csv_scan_cell(L, &L->cols[c], &L->rec.fields[c], err);
+            st = csv_scan_cell(L, &L->cols[c], &L->rec.fields[c], &drop, err);
+        if (st == PDT_OK) st = note_drop(L, L->n_records++, drop, err);
         if (st != PDT_OK) return st;
+        L->n_rows += !drop;
     }
-    if (L->n_rows == 0)
+    if (L->n_records == 0)
         return pdt_error_set(err, PDT_EINVAL, "%s: a header but no data rows", L->name);
+    if (L->n_rows == 0)
+        return pdt_error_set(err, PDT_EINVAL, "%s: --missing drop left out every one of the %zu rows",
+                             L->name, L->n_records);
     for (size_t c = 0; c < L->n_cols; c++) {
+        pdt_status st = csv_check_column(L, &L->cols[c], err);
+        if (st != PDT_OK) return st;
         if (L->cols[c].role != CSV_FEATURE) continue;
+        if (L->cols[c].forced) L->cols[c].categorical = true;
         L->cols[c].feature = L->d++;
-        L->exact |= L->cols[c].exact;
+        L->exact |= L->cols[c].exact && !L->cols[c].categorical;
     }
     return PDT_OK;
 }
@@ -200,14 +227,20 @@ static pdt_status fill_rows(csv_loader *L, pdt_error *err)
     bool more;
     csv_lexer_rewind(&L->lx);
     pdt_status st = L->has_header ? csv_read_record(&L->rec, &more, &L->lx, err) : PDT_OK; /* the header */
-    for (size_t i = 0; i < L->n_rows && st == PDT_OK; i++) {
+    for (size_t k = 0, i = 0; k < L->n_records && st == PDT_OK; k++) {
         st = csv_read_record(&L->rec, &more, &L->lx, err);
         if (st == PDT_OK && (!more || L->rec.n != L->n_cols))
             return pdt_error_set(err, PDT_EINTERNAL, "%s: the second pass disagrees with the first",
                                  L->name);
+        if (L->drop[k]) continue;
         for (size_t c = 0; c < L->n_cols && st == PDT_OK; c++)
             st = csv_fill_cell(L, i, &L->cols[c], &L->rec.fields[c], err);
+        i++;
     }
+    for (size_t c = 0; c < L->n_cols && st == PDT_OK; c++)
+        if (L->cols[c].role == CSV_FEATURE && L->cols[c].categorical)
+            st = csv_finish_categories(L, &L->cols[c], err);
+    if (st == PDT_OK) L->ds->dropped = L->n_records - L->n_rows;
     return st;
 }
 

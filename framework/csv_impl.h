@@ -51,12 +51,21 @@ typedef enum {
     CSV_DROPPED  /* non-numeric, dropped by skip_nonnumeric */
 } csv_role;
 
+typedef struct csv_position {
+    size_t line, col; /* 0 when nothing was seen */
+} csv_position;
+
 typedef struct csv_column {
     char *name;
     csv_role role;
     bool exact;     /* some cell is not an integer below 2^53 in magnitude */
     size_t feature; /* index among the kept features */
     size_t dropped_line, dropped_col; /* CSV_DROPPED: the first non-number */
+    /* categorical columns (a feature column holding text, or forced) */
+    bool categorical, forced;
+    csv_position text, fraction, missing; /* first text cell, non-integer number, missing cell */
+    char *text_seen, *fraction_seen;      /* their contents, for messages */
+    pdt_label_table categories;           /* second pass: names by raw id */
 } csv_column;
 
 typedef struct csv_loader {
@@ -68,7 +77,10 @@ typedef struct csv_loader {
     size_t n_cols, header_line;
     bool has_header;
     size_t label, weight; /* column indices, SIZE_MAX when absent */
-    size_t n_rows, d;
+    size_t n_rows, d;     /* rows kept, features */
+    size_t n_records;     /* data records read (kept and dropped) */
+    uint8_t *drop;        /* n_records flags: left out for a missing value */
+    size_t drop_cap;
     bool exact;           /* the dataset keeps rationals */
     mpq_t scratch;
     pdt_label_table labels;
@@ -79,10 +91,16 @@ typedef struct csv_loader {
 pdt_status csv_assign_roles(csv_loader *L, pdt_error *err);
 /* The current record has one field per column (csv_cells.c). */
 pdt_status csv_check_width(const csv_loader *L, pdt_error *err);
-/* First pass: checks a cell; may mark its column exact or dropped. */
-pdt_status csv_scan_cell(csv_loader *L, csv_column *col, const csv_field *f, pdt_error *err);
+/* First pass: checks a cell; may mark its column exact, categorical or
+ * dropped, or the record dropped (*drop_row, --missing drop). */
+pdt_status csv_scan_cell(csv_loader *L, csv_column *col, const csv_field *f, bool *drop_row,
+                         pdt_error *err);
+/* After the first pass: a column's cells agree with what it became. */
+pdt_status csv_check_column(const csv_loader *L, const csv_column *col, pdt_error *err);
+/* After the second pass: category codes in code order for column col. */
+pdt_status csv_finish_categories(csv_loader *L, csv_column *col, pdt_error *err);
 /* Second pass: stores a checked cell of row i. */
-pdt_status csv_fill_cell(csv_loader *L, size_t i, const csv_column *col, const csv_field *f,
+pdt_status csv_fill_cell(csv_loader *L, size_t i, csv_column *col, const csv_field *f,
                          pdt_error *err);
 
 #endif

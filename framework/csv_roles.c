@@ -75,5 +75,10 @@ pdt_status csv_assign_roles(csv_loader *L, pdt_error *err)
         size_t column;
         st = claim(&column, L, opt->skip[k], CSV_SKIP, err);
     }
+    for (size_t k = 0; k < opt->n_categorical && st == PDT_OK; k++) {
+        size_t column;
+        st = claim(&column, L, opt->categorical[k], CSV_FEATURE, err);
+        if (st == PDT_OK) L->cols[column].forced = true;
+    }
     return st;
 }

@@ -187,6 +187,10 @@ void pdt_dataset_free(pdt_dataset **pds)
     free(ds->x);
     free(ds->rank);
     free(ds->n_distinct);
+    for (size_t j = 0; ds->categories && j < ds->d; j++)
+        free_names(ds->categories[j], ds->n_categories[j]);
+    free(ds->categories);
+    free(ds->n_categories);
     free(ds);
     *pds = NULL;
 }
@@ -198,6 +202,77 @@ bool pdt_dataset_has_labels(const pdt_dataset *ds) { return ds->has_labels; }
 bool pdt_dataset_has_weights(const pdt_dataset *ds) { return ds->has_weights; }
 size_t pdt_dataset_classes(const pdt_dataset *ds) { return ds->n_classes; }
 bool pdt_dataset_is_binary(const pdt_dataset *ds) { return ds->binary; }
+
+bool pdt_dataset_has_categorical(const pdt_dataset *ds) { return ds->categories != NULL; }
+size_t pdt_dataset_dropped(const pdt_dataset *ds) { return ds->dropped; }
+
+bool pdt_dataset_is_categorical(const pdt_dataset *ds, size_t j)
+{
+    assert(j < ds->d);
+    return ds->categories && ds->categories[j];
+}
+
+size_t pdt_dataset_categories(const pdt_dataset *ds, size_t j)
+{
+    return pdt_dataset_is_categorical(ds, j) ? ds->n_categories[j] : 0;
+}
+
+const char *pdt_dataset_category_name(const pdt_dataset *ds, size_t j, size_t code)
+{
+    assert(pdt_dataset_is_categorical(ds, j) && code < ds->n_categories[j]);
+    return ds->categories[j][code];
+}
+
+pdt_status pdt_dataset_set_categories(pdt_dataset *ds, size_t j, char **names, size_t k,
+                                      pdt_error *err)
+{
+    assert(j < ds->d);
+    if (!ds->categories) {
+        ds->categories = alloc_zeroed(ds->d, sizeof *ds->categories);
+        ds->n_categories = alloc_zeroed(ds->d, sizeof *ds->n_categories);
+        if (!ds->categories || !ds->n_categories) {
+            free(ds->categories);
+            free(ds->n_categories);
+            ds->categories = NULL;
+            ds->n_categories = NULL;
+            free_names(names, k);
+            return pdt_error_set(err, PDT_ENOMEM, "out of memory (category names)");
+        }
+    }
+    if (k > UINT32_MAX - 1) {
+        free_names(names, k);
+        return pdt_error_set(err, PDT_ELIMIT, "column \"%s\": %zu categories", ds->features[j], k);
+    }
+    free_names(ds->categories[j], ds->n_categories[j]);
+    ds->categories[j] = names;
+    ds->n_categories[j] = (uint32_t)k;
+    ds->binary = false;
+    return PDT_OK;
+}
+
+/* Equal names, or equal numbers ("1" and "1.0"). */
+static bool same_name(const char *a, const char *b, mpq_ptr qa, mpq_ptr qb)
+{
+    if (strcmp(a, b) == 0) return true;
+    return pdt_parse_rational(qa, a, strlen(a)) && pdt_parse_rational(qb, b, strlen(b)) &&
+           mpq_equal(qa, qb);
+}
+
+size_t pdt_dataset_find_category(const pdt_dataset *ds, size_t j, const char *name)
+{
+    size_t k = pdt_dataset_categories(ds, j), found = SIZE_MAX;
+    for (size_t v = 0; v < k && found == SIZE_MAX; v++)
+        if (strcmp(ds->categories[j][v], name) == 0) found = v;
+    if (found != SIZE_MAX) return found;
+    mpq_t qa, qb;
+    mpq_init(qa);
+    mpq_init(qb);
+    for (size_t v = 0; v < k && found == SIZE_MAX; v++)
+        if (same_name(ds->categories[j][v], name, qa, qb)) found = v;
+    mpq_clear(qa);
+    mpq_clear(qb);
+    return found;
+}
 
 const char *pdt_dataset_class_name(const pdt_dataset *ds, size_t c)
 {

@@ -32,7 +32,11 @@ struct pdt_dataset {
     pdt_limb_block *limbs; /* the views' storage, newest block first */
     uint32_t *rank;        /* n*d: rank of the value among column j's distinct values */
     uint32_t *n_distinct;  /* d */
-    bool binary;           /* every value is 0 or 1 */
+    bool binary;           /* every value is 0 or 1 and no column is categorical */
+    char ***categories;    /* d (NULL when no column is categorical): column j's category
+                              names in code order, NULL for a numeric column */
+    uint32_t *n_categories;/* d, with categories */
+    size_t dropped;        /* rows left out while loading (missing values) */
 };
 
 /* Builds ranks, distinct counts and the binary flag from x (and q). */
@@ -45,6 +49,9 @@ pdt_status pdt_dataset_alloc(pdt_dataset **out, size_t n, size_t d, bool exact, 
 pdt_status pdt_dataset_store_exact(pdt_dataset *ds, size_t cell, mpq_srcptr v, pdt_error *err);
 pdt_status pdt_dataset_alloc_labels(pdt_dataset *ds, pdt_error *err);  /* labels, all 0 */
 pdt_status pdt_dataset_alloc_weights(pdt_dataset *ds, pdt_error *err); /* weights, all 1 */
+/* Makes column j categorical with the k names (moved in; the cells hold codes). */
+pdt_status pdt_dataset_set_categories(pdt_dataset *ds, size_t j, char **names, size_t k,
+                                      pdt_error *err);
 /* Store copies: the dataset's name, and feature j's name (len bytes). */
 pdt_status pdt_dataset_set_name(pdt_dataset *ds, const char *name, pdt_error *err);
 pdt_status pdt_dataset_set_feature(pdt_dataset *ds, size_t j, const char *name, size_t len,
@@ -85,5 +92,9 @@ pdt_status pdt_label_table_add(uint32_t *id, pdt_label_table *t, const char *s, 
                                pdt_error *err);
 /* Moves the names into ds->classes (t is left empty) and remaps ds->labels. */
 pdt_status pdt_label_table_finish(pdt_dataset *ds, pdt_label_table *t, pdt_error *err);
+/* The same order for any column: *names (n of them, moved out of t; t is left
+ * empty) and code_of[raw id] (malloc'd; equal numbers share a code). */
+pdt_status pdt_label_table_sort(char ***names, size_t *n, uint32_t **code_of, pdt_label_table *t,
+                                pdt_error *err);
 
 #endif

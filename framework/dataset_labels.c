@@ -118,30 +118,45 @@ static bool parse_all(mpq_t *values, label_key *keys, const pdt_label_table *t)
     return numeric;
 }
 
-pdt_status pdt_label_table_finish(pdt_dataset *ds, pdt_label_table *t, pdt_error *err)
+pdt_status pdt_label_table_sort(char ***names, size_t *n_names, uint32_t **code_of,
+                                pdt_label_table *t, pdt_error *err)
 {
+    *names = NULL;
+    *n_names = 0;
+    *code_of = NULL;
     size_t n = t->n ? t->n : 1;
     label_key *keys = malloc(n * sizeof *keys);
-    uint32_t *class_of = malloc(n * sizeof *class_of);
-    char **classes = malloc(n * sizeof *classes);
+    uint32_t *codes = malloc(n * sizeof *codes);
+    char **sorted = malloc(n * sizeof *sorted);
     mpq_t *values = malloc(n * sizeof *values);
     pdt_status st = PDT_OK;
-    if (!keys || !class_of || !classes || !values) {
-        st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu class names)", t->n);
+    if (!keys || !codes || !sorted || !values) {
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu names)", t->n);
     } else {
         for (size_t k = 0; k < t->n; k++) mpq_init(values[k]);
         bool numeric = parse_all(values, keys, t);
         qsort(keys, t->n, sizeof *keys, numeric ? numeric_cmp : bytewise_cmp);
-        ds->n_classes = make_classes(classes, class_of, t, keys, numeric);
-        ds->classes = classes;
-        classes = NULL;
-        for (size_t i = 0; ds->labels && i < ds->n; i++) ds->labels[i] = class_of[ds->labels[i]];
+        *n_names = make_classes(sorted, codes, t, keys, numeric);
+        *names = sorted;
+        *code_of = codes;
+        sorted = NULL;
+        codes = NULL;
         for (size_t k = 0; k < t->n; k++) mpq_clear(values[k]);
     }
     free(keys);
-    free(class_of);
-    free(classes);
+    free(codes);
+    free(sorted);
     free(values);
     pdt_label_table_clear(t);
+    return st;
+}
+
+pdt_status pdt_label_table_finish(pdt_dataset *ds, pdt_label_table *t, pdt_error *err)
+{
+    uint32_t *class_of = NULL;
+    pdt_status st = pdt_label_table_sort(&ds->classes, &ds->n_classes, &class_of, t, err);
+    for (size_t i = 0; st == PDT_OK && ds->labels && i < ds->n; i++)
+        ds->labels[i] = class_of[ds->labels[i]];
+    free(class_of);
     return st;
 }

@@ -147,7 +147,7 @@ static bool rank_all_binary(pdt_dataset *ds)
 pdt_status pdt_dataset_finish(pdt_dataset *ds, pdt_error *err)
 {
     if (ds->n && rank_all_binary(ds)) {
-        ds->binary = true;
+        ds->binary = !ds->categories;
         return PDT_OK;
     }
     sort_key *keys = malloc((2 * ds->n + 1) * sizeof *keys);
@@ -156,7 +156,7 @@ pdt_status pdt_dataset_finish(pdt_dataset *ds, pdt_error *err)
     for (size_t j = 0; j < ds->d && st == PDT_OK; j++)
         st = ds->n ? rank_column(ds, j, keys, keys + ds->n, err) : PDT_OK;
     free(keys);
-    ds->binary = true;
+    ds->binary = !ds->categories;
     for (size_t cell = 0; cell < ds->n * ds->d && ds->binary; cell++)
         ds->binary = cell_is_binary(ds, cell);
     return st;

@@ -17,6 +17,12 @@ static pdt_status check_tree(const pdt_draw_tree *t, pdt_error *err)
                            (size_t)r < t->n_nodes && l != r);
         if (!ok) return pdt_error_set(err, PDT_EINTERNAL, "drawing a malformed tree (node %zu)", i);
     }
+    for (size_t e = 0; e < t->n_edges; e++) {
+        const pdt_draw_edge *d = &t->edges[e];
+        if (d->from < 0 || d->to <= d->from || (size_t)d->to >= t->n_nodes ||
+            t->nodes[d->from].left >= 0)
+            return pdt_error_set(err, PDT_EINTERNAL, "drawing a malformed tree (edge %zu)", e);
+    }
     return PDT_OK;
 }
 

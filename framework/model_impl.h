@@ -6,11 +6,23 @@
 #include "pdt_plugin.h"
 
 typedef struct pdt_tree_node {
-    int32_t left, right; /* child node indices; -1 for a leaf */
+    int32_t left, right; /* child node indices; -1 for a leaf and for a multiway node */
     int32_t rule;        /* index into model->rules; -1 for a leaf */
     uint32_t label;      /* majority class of the training items here (ties: smallest index) */
     uint64_t n_items;    /* training items reaching the node */
+    uint32_t n_ways;     /* a multiway node (issue 12): its ways are model->ways[first_way ..+ n_ways) */
+    uint32_t first_way;
 } pdt_tree_node;
+
+/* One child of a multiway node: the code its rule's route gives (a category
+ * of the model's), and the child.  A point whose code no way takes is given
+ * the node's label. */
+typedef struct pdt_tree_way {
+    int64_t code;
+    int32_t child;
+} pdt_tree_way;
+
+static inline bool pdt_node_is_leaf(const pdt_tree_node *n) { return n->left < 0 && n->n_ways == 0; }
 
 struct pdt_model {
     char *problem;        /* "classification" */
@@ -19,12 +31,17 @@ struct pdt_model {
     size_t n_train;       /* training rows */
     size_t dims;
     char **features;      /* dims feature names */
+    char ***categories;   /* dims (NULL when no column is categorical): column j's category
+                             names in code order, NULL for a numeric column */
+    uint32_t *n_categories;
     size_t n_classes;
     char **classes;       /* class names, index = class id */
     size_t n_rules;
     pdt_rule *rules;      /* distinct rules used by the tree */
     size_t n_nodes;
     pdt_tree_node *nodes; /* nodes[0] is the root; children after parents */
+    pdt_tree_way *ways;   /* the multiway nodes' children */
+    size_t n_ways;
     uint64_t *counts;     /* n_nodes * n_classes training class counts per node */
     mpq_t objective;      /* the optimum (weighted misclassifications) */
     uint64_t misclassifications; /* unweighted, on the training data */
@@ -45,11 +62,16 @@ struct pdt_model {
 pdt_status pdt_model_alloc(pdt_model **out, pdt_error *err);
 /* Recomputes size and depth from nodes. */
 void pdt_model_measure(pdt_model *m);
-/* Copies names: features and classes from ds. */
+/* Category names of categorical columns: allocate the (empty) table, free it. */
+pdt_status pdt_model_alloc_categories(pdt_model *m, pdt_error *err);
+void pdt_model_free_categories(pdt_model *m);
+/* Copies names: features, classes and categories from ds. */
 pdt_status pdt_model_set_names(pdt_model *m, const pdt_dataset *ds, pdt_error *err);
 /* Checks the tree's indices: children after their parent and in range, rules
  * and labels in range, counts present.  Walks that follow it terminate. */
 pdt_status pdt_model_check(const pdt_model *m, pdt_error *err);
+/* Appends the readable text of way w of node i's rule ("colour = red"). */
+pdt_status pdt_model_way_text(pdt_buf *out, const pdt_model *m, size_t i, size_t w, pdt_error *err);
 /* Appends the readable text of rule r (its class's describe with the model's
  * feature names; a generic "family(ints; rationals)" when describe is NULL). */
 pdt_status pdt_model_rule_text(pdt_buf *out, const pdt_model *m, size_t r, pdt_error *err);

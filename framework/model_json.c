@@ -126,9 +126,41 @@ static json_t *js_counts(jsave *s, size_t i)
  * depth.  Shallower trees keep the nested form. */
 #define PDT_JSON_NESTED_DEPTH 100
 
+static json_t *js_node(jsave *s, size_t i, bool flat);
+
+/* A multiway node's ways: each its code, readable text and child. */
+static json_t *js_ways(jsave *s, size_t i, bool flat)
+{
+    const pdt_tree_node *n = &s->m->nodes[i];
+    json_t *a = json_array();
+    for (size_t w = 0; w < n->n_ways && s->st == PDT_OK; w++) {
+        const pdt_tree_way *way = &s->m->ways[n->first_way + w];
+        json_t *o = json_object();
+        js_put(s, o, "code", json_integer((json_int_t)way->code));
+        pdt_buf text;
+        pdt_buf_init(&text);
+        pdt_status st = pdt_model_way_text(&text, s->m, i, w, s->err);
+        if (st != PDT_OK && s->st == PDT_OK) s->st = st;
+        if (st == PDT_OK) js_put(s, o, "text", js_str(s, text.data ? text.data : "", "a way's text"));
+        pdt_buf_clear(&text);
+        js_put(s, o, "node", flat ? json_integer(way->child) : js_node(s, (size_t)way->child, false));
+        js_append(s, a, o);
+    }
+    return a;
+}
+
 static json_t *js_node(jsave *s, size_t i, bool flat)
 {
     const pdt_tree_node *n = &s->m->nodes[i];
+    if (n->n_ways) {
+        json_t *o = json_object();
+        js_put(s, o, "rule", js_rule(s, (size_t)n->rule));
+        js_put(s, o, "items", js_u64(s, n->n_items));
+        js_put(s, o, "counts", js_counts(s, i));
+        js_put(s, o, "label", js_str(s, s->m->classes[n->label], "a class name"));
+        js_put(s, o, "ways", js_ways(s, i, flat));
+        return o;
+    }
     json_t *o = json_object();
     json_t *label = js_str(s, s->m->classes[n->label], "a class name");
     if (n->left < 0) {
@@ -173,6 +205,14 @@ static json_t *js_data(jsave *s)
     js_put(s, o, "rows", js_u64(s, m->n_train));
     js_put(s, o, "features", js_names(s, m->features, m->dims, "a feature name"));
     js_put(s, o, "classes", js_names(s, m->classes, m->n_classes, "a class name"));
+    if (m->categories) { /* categorical columns: their names in code order */
+        json_t *cats = json_object();
+        for (size_t j = 0; j < m->dims; j++)
+            if (m->categories[j])
+                js_put(s, cats, m->features[j],
+                       js_names(s, m->categories[j], m->n_categories[j], "a category name"));
+        js_put(s, o, "categories", cats);
+    }
     return o;
 }
 

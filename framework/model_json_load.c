@@ -54,6 +54,40 @@ static pdt_status read_names(mload *L, char ***names, size_t *n, const json_t *o
     return PDT_OK;
 }
 
+/* data.categories (optional): {"feature": ["name", ...]} for categorical columns. */
+static pdt_status read_categories(mload *L, const json_t *data)
+{
+    pdt_model *m = L->m;
+    const json_t *cats;
+    TRY(pdt_json_get(&L->j, &cats, data, "categories", false));
+    if (!cats) return PDT_OK;
+    size_t mark = pdt_json_push(&L->j, "categories");
+    TRY(pdt_json_expect(&L->j, cats, JSON_OBJECT, "an object: feature name -> category names"));
+    pdt_status st = pdt_model_alloc_categories(m, NULL);
+    if (st != PDT_OK) return pdt_model_json_nomem(L);
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)cats, key, v) {
+        size_t j = 0;
+        while (j < m->dims && strcmp(m->features[j], key) != 0) j++;
+        if (j == m->dims) return pdt_json_error(&L->j, "\"%.200s\" is not in data.features", key);
+        size_t k = 0;
+        free(m->categories[j]); /* not reached: keys are unique */
+        st = read_names(L, &m->categories[j], &k, cats, key);
+        m->n_categories[j] = (uint32_t)k; /* freed with the model on error */
+        if (st != PDT_OK) return st;
+        if (k == 0 || k > UINT32_MAX - 1) {
+            size_t mk = pdt_json_push(&L->j, key);
+            st = pdt_json_error(&L->j, "expected at least one category name, found %zu", k);
+            pdt_json_pop(&L->j, mk);
+            return st;
+        }
+        m->n_categories[j] = (uint32_t)k;
+    }
+    pdt_json_pop(&L->j, mark);
+    return PDT_OK;
+}
+
 static pdt_status read_data(mload *L, const json_t *doc)
 {
     pdt_model *m = L->m;
@@ -74,6 +108,7 @@ static pdt_status read_data(mload *L, const json_t *doc)
         pdt_json_pop(&L->j, mk);
         return st;
     }
+    TRY(read_categories(L, data));
     pdt_json_pop(&L->j, mark);
     return PDT_OK;
 }
@@ -173,13 +208,127 @@ static pdt_status check_sums(mload *L, int32_t i)
     return PDT_OK;
 }
 
+/* ------------------------------------------------------------ multiway nodes */
+
+/* Reserves n ways for node i (contiguous: its children's come after). */
+static pdt_status reserve_ways(mload *L, int32_t i, size_t n)
+{
+    pdt_model *m = L->m;
+    if (m->n_ways + n > UINT32_MAX) return pdt_json_error(&L->j, "too many ways");
+    if (m->n_ways + n > L->cap_ways) {
+        size_t cap = L->cap_ways ? 2 * L->cap_ways : 16;
+        while (cap < m->n_ways + n) cap *= 2;
+        pdt_tree_way *ways = realloc(m->ways, cap * sizeof *ways);
+        if (!ways) return pdt_model_json_nomem(L);
+        m->ways = ways;
+        L->cap_ways = cap;
+    }
+    m->nodes[i].first_way = (uint32_t)m->n_ways;
+    m->nodes[i].n_ways = (uint32_t)n;
+    for (size_t k = 0; k < n; k++) m->ways[m->n_ways + k] = (pdt_tree_way){-1, -1};
+    m->n_ways += n;
+    return PDT_OK;
+}
+
+/* The multiway node's rule: a family that routes. */
+static pdt_status read_way_rule(mload *L, int32_t i, const json_t *obj)
+{
+    const json_t *rule;
+    TRY(pdt_json_get(&L->j, &rule, obj, "rule", true));
+    size_t mark = pdt_json_push(&L->j, "rule");
+    int32_t r = -1;
+    TRY(pdt_model_json_rule(L, &r, rule));
+    if (!L->m->rules[r].cls->route)
+        return pdt_json_error(&L->j, "rule family %s has no ways (a node with \"ways\" needs a multiway rule)",
+                              L->m->rules[r].cls->name);
+    pdt_json_pop(&L->j, mark);
+    L->m->nodes[i].rule = r;
+    if (json_object_get(obj, "left") || json_object_get(obj, "right"))
+        return pdt_json_error(&L->j, "a node with \"ways\" has no \"left\" or \"right\"");
+    return PDT_OK;
+}
+
+/* The ways' codes increase; items and counts are the sums of the children's. */
+static pdt_status check_way_sums(mload *L, int32_t i)
+{
+    const pdt_model *m = L->m;
+    const pdt_tree_node *n = &m->nodes[i];
+    const pdt_tree_way *w = &m->ways[n->first_way];
+    size_t C = m->n_classes;
+    uint64_t items = 0;
+    for (size_t k = 0; k < n->n_ways; k++) {
+        if (k && w[k].code <= w[k - 1].code)
+            return pdt_json_error(&L->j, "the ways' codes must increase (%lld after %lld)",
+                                  (long long)w[k].code, (long long)w[k - 1].code);
+        items += m->nodes[w[k].child].n_items;
+    }
+    if (items != n->n_items)
+        return pdt_json_error(&L->j, "items %llu is not the sum of the ways' items (%llu)",
+                              (unsigned long long)n->n_items, (unsigned long long)items);
+    for (size_t c = 0; c < C; c++) {
+        uint64_t sum = 0;
+        for (size_t k = 0; k < n->n_ways; k++) sum += m->counts[(size_t)w[k].child * C + c];
+        if (sum != m->counts[(size_t)i * C + c])
+            return pdt_json_error(&L->j, "counts[%zu] = %llu is not the sum of the ways' (%llu)", c,
+                                  (unsigned long long)m->counts[(size_t)i * C + c], (unsigned long long)sum);
+    }
+    return PDT_OK;
+}
+
+/* "ways": [{"code": C, "node": N}, ...]: N a nested node, or (flat) an index
+ * after k that is nobody else's child. */
+static pdt_status read_ways(mload *L, int32_t i, const json_t *obj, bool flat, size_t k, size_t n_flat,
+                            uint8_t *parented)
+{
+    TRY(read_way_rule(L, i, obj));
+    const json_t *arr;
+    TRY(pdt_json_get(&L->j, &arr, obj, "ways", true));
+    size_t mark = pdt_json_push(&L->j, "ways");
+    TRY(pdt_json_expect(&L->j, arr, JSON_ARRAY, "an array of ways"));
+    size_t n = json_array_size(arr);
+    if (n < 2) return pdt_json_error(&L->j, "expected at least two ways, found %zu", n);
+    TRY(reserve_ways(L, i, n));
+    uint32_t first = L->m->nodes[i].first_way;
+    for (size_t w = 0; w < n; w++) {
+        const json_t *way = json_array_get(arr, w);
+        size_t mk = pdt_json_push_index(&L->j, w);
+        TRY(pdt_json_expect(&L->j, way, JSON_OBJECT, "an object (a way)"));
+        uint64_t code = 0;
+        TRY(pdt_json_uint(&L->j, &code, way, "code", INT64_MAX, true));
+        L->m->ways[first + w].code = (int64_t)code;
+        int32_t child = -1;
+        if (!flat) {
+            TRY(read_child(L, &child, way, "node"));
+        } else {
+            uint64_t at = 0;
+            TRY(pdt_json_uint(&L->j, &at, way, "node", n_flat - 1, true));
+            if (at <= k || parented[at]) {
+                pdt_json_push(&L->j, "node");
+                return at <= k ? pdt_json_error(&L->j, "a child comes after its parent (index > %zu)", k)
+                               : pdt_json_error(&L->j, "node %llu is already a child of another node",
+                                                (unsigned long long)at);
+            }
+            parented[at] = 1;
+            child = (int32_t)at;
+        }
+        L->m->ways[first + w].child = child;
+        pdt_json_pop(&L->j, mk);
+    }
+    pdt_json_pop(&L->j, mark);
+    return flat ? PDT_OK : check_way_sums(L, i);
+}
+
 static pdt_status read_branch(mload *L, int32_t i, const json_t *obj)
 {
+    if (json_object_get(obj, "ways")) return read_ways(L, i, obj, false, 0, 0, NULL);
     const json_t *rule;
     TRY(pdt_json_get(&L->j, &rule, obj, "rule", true));
     size_t mark = pdt_json_push(&L->j, "rule");
     int32_t r = -1, left = -1, right = -1;
     TRY(pdt_model_json_rule(L, &r, rule));
+    if (!L->m->rules[r].cls->classify)
+        return pdt_json_error(&L->j, "rule family %s splits in ways: the node needs \"ways\", not \"left\" "
+                              "and \"right\"", L->m->rules[r].cls->name);
     pdt_json_pop(&L->j, mark);
     TRY(read_child(L, &left, obj, "left"));
     TRY(read_child(L, &right, obj, "right"));
@@ -205,8 +354,8 @@ static pdt_status read_node_fields(mload *L, int32_t *index, bool *leaf, const j
     L->m->nodes[i].n_items = items;
     TRY(read_counts(L, i, obj));
     if (!*leaf) return PDT_OK;
-    static const char *const branch_keys[] = {"rule", "left", "right"};
-    for (size_t k = 0; k < 3; k++)
+    static const char *const branch_keys[] = {"rule", "left", "right", "ways"};
+    for (size_t k = 0; k < 4; k++)
         if (json_object_get(obj, branch_keys[k]))
             return pdt_json_error(&L->j, "a leaf has no \"%s\"", branch_keys[k]);
     return PDT_OK;
@@ -232,6 +381,11 @@ static pdt_status read_flat_tree(mload *L, const json_t *arr)
             if (!st) pdt_json_pop(&L->j, mark);
             continue;
         }
+        if (json_object_get(obj, "ways")) {
+            st = read_ways(L, i, obj, true, k, n, parented);
+            if (!st) pdt_json_pop(&L->j, mark);
+            continue;
+        }
         const json_t *rule;
         st = pdt_json_get(&L->j, &rule, obj, "rule", true);
         int32_t r = -1;
@@ -240,6 +394,9 @@ static pdt_status read_flat_tree(mload *L, const json_t *arr)
         if (!st) {
             size_t rm = pdt_json_push(&L->j, "rule");
             st = pdt_model_json_rule(L, &r, rule);
+            if (!st && !L->m->rules[r].cls->classify)
+                st = pdt_json_error(&L->j, "rule family %s splits in ways: the node needs \"ways\"",
+                                    L->m->rules[r].cls->name);
             if (!st) pdt_json_pop(&L->j, rm);
         }
         for (int c = 0; c < 2 && !st; c++) {
@@ -261,9 +418,9 @@ static pdt_status read_flat_tree(mload *L, const json_t *arr)
     }
     /* the sums once every node is read (children come later in the array) */
     for (size_t k = 0; k < n && st == PDT_OK; k++) {
-        if (L->m->nodes[k].left < 0) continue;
+        if (pdt_node_is_leaf(&L->m->nodes[k])) continue;
         size_t mark = pdt_json_push_index(&L->j, k);
-        st = check_sums(L, (int32_t)k);
+        st = L->m->nodes[k].n_ways ? check_way_sums(L, (int32_t)k) : check_sums(L, (int32_t)k);
         if (!st) pdt_json_pop(&L->j, mark);
     }
     for (size_t k = 1; k < n && st == PDT_OK; k++)
@@ -436,7 +593,7 @@ static uint64_t count_errors(const pdt_model *m)
 {
     uint64_t errors = 0;
     for (size_t i = 0; i < m->n_nodes; i++)
-        if (m->nodes[i].left < 0)
+        if (pdt_node_is_leaf(&m->nodes[i]))
             errors += m->nodes[i].n_items - m->counts[i * m->n_classes + m->nodes[i].label];
     return errors;
 }

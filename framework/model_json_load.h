@@ -16,7 +16,7 @@
 typedef struct mload {
     pdt_json_reader j;
     pdt_model *m;
-    size_t cap_nodes, cap_rules;
+    size_t cap_nodes, cap_rules, cap_ways;
     char **keys;    /* canonical text of each rule, for sharing equal rules */
     int32_t *slots; /* open-addressing table of rule indices, -1 = empty */
     size_t n_slots; /* a power of two, at least twice n_rules */

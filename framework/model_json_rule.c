@@ -148,7 +148,7 @@ static pdt_status rule_family(mload *L, const pdt_rule_class **cls, const json_t
     pdt_status st = PDT_OK;
     if (!*cls)
         st = pdt_json_error(&L->j, "unknown rule family \"%.200s\"", family);
-    else if (!(*cls)->classify)
+    else if (!(*cls)->classify && !(*cls)->route)
         st = pdt_json_error(&L->j, "rule family \"%s\" cannot classify points", family);
     pdt_json_pop(&L->j, mark);
     free(family);

@@ -196,6 +196,9 @@ pdt_status pdt_model_plot(const pdt_model *m, const pdt_dataset *ds, const char 
 {
     size_t col[2] = {0, 1};
     pdt_status st = pdt_model_check(m, err);
+    if (!st && (m->n_ways || m->categories))
+        st = pdt_error_set(err, PDT_EINVAL, "a picture of regions needs two numeric features: the model "
+                           "reads categories (draw the tree with --svg or --dot instead)");
     if (!st) st = feature_columns(col, m, ds, err);
     if (st) return st;
     plot_box b = data_box(ds, col);

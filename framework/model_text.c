@@ -5,6 +5,15 @@
  *       → setosa  (50 items: 50/0/0)
  *   else:
  *       ...
+ *
+ * A multiway node lists its ways, then what a category it never saw gets:
+ *
+ *   if colour = blue:
+ *       ...
+ *   elif colour = red:
+ *       ...
+ *   else (other colour):
+ *       → yes  (the node's majority)
  */
 #include "model_impl.h"
 
@@ -24,10 +33,39 @@ static void write_leaf(const pdt_model *m, size_t i, FILE *out)
 }
 
 static pdt_status write_node(const pdt_model *m, size_t i, unsigned level, FILE *out,
+                             pdt_error *err);
+
+static pdt_status write_ways(const pdt_model *m, size_t i, unsigned level, FILE *out, pdt_error *err)
+{
+    const pdt_tree_node *n = &m->nodes[i];
+    pdt_status st = PDT_OK;
+    for (size_t w = 0; w < n->n_ways && st == PDT_OK; w++) {
+        pdt_buf text;
+        pdt_buf_init(&text);
+        st = pdt_model_way_text(&text, m, i, w, err);
+        if (w) write_indent(out, level);
+        if (st == PDT_OK) fprintf(out, "%s %s:\n", w ? "elif" : "if", text.data ? text.data : "");
+        pdt_buf_clear(&text);
+        if (st == PDT_OK) st = write_node(m, (size_t)m->ways[n->first_way + w].child, level + 1, out, err);
+    }
+    if (st != PDT_OK) return st;
+    pdt_buf text;
+    pdt_buf_init(&text);
+    st = pdt_model_rule_text(&text, m, (size_t)n->rule, err);
+    write_indent(out, level);
+    if (st == PDT_OK) fprintf(out, "else (other %s):\n", text.data ? text.data : "");
+    pdt_buf_clear(&text);
+    write_indent(out, level + 1);
+    if (st == PDT_OK) fprintf(out, "→ %s  (the node's majority)\n", m->classes[n->label]);
+    return st;
+}
+
+static pdt_status write_node(const pdt_model *m, size_t i, unsigned level, FILE *out,
                              pdt_error *err)
 {
     const pdt_tree_node *n = &m->nodes[i];
     write_indent(out, level);
+    if (n->n_ways) return write_ways(m, i, level, out, err);
     if (n->left < 0) {
         write_leaf(m, i, out);
         return PDT_OK;

@@ -61,6 +61,13 @@ typedef enum pdt_csv_header {
     PDT_CSV_HEADER_NO        /* no header: the columns are named col1, col2, ... */
 } pdt_csv_header;
 
+/* Missing cells: "?", an empty cell or "NA" (any case) in a feature or label column. */
+typedef enum pdt_csv_missing {
+    PDT_MISSING_ERROR = 0, /* refused, naming file:line:column */
+    PDT_MISSING_DROP,      /* the row is left out (pdt_dataset_dropped counts them) */
+    PDT_MISSING_CATEGORY   /* in a categorical column, a category "?" of its own; elsewhere refused */
+} pdt_csv_missing;
+
 typedef struct pdt_csv_options {
     const char *label;        /* label column name; NULL means the last column */
     bool no_label;            /* the file has no label column */
@@ -72,6 +79,11 @@ typedef struct pdt_csv_options {
     char delimiter;           /* 0: ',' ';' or tab, detected from the first line; ' ': runs of
                                  blanks; any other byte: that byte */
     pdt_csv_header header;    /* whether the first row names the columns */
+    /* appended in 0.2 (issue 12: categorical data as it comes): */
+    pdt_csv_missing missing;  /* what a missing cell ("?", empty, "NA") means */
+    const char *const *categorical; /* columns read as categories even when they hold numbers */
+    size_t n_categorical;
+    bool numeric_only;        /* refuse text in feature columns (points, not categories) */
 } pdt_csv_options;
 
 /* CSV with a header row; comma separated (';' and tab are detected), RFC 4180
@@ -92,6 +104,9 @@ pdt_status pdt_dataset_read_dl85(pdt_dataset **out, const char *text, size_t len
 /* A new dataset holding the given rows (in that order) of ds. */
 pdt_status pdt_dataset_subset(pdt_dataset **out, const pdt_dataset *ds, const uint32_t *rows,
                               size_t n_rows, pdt_error *err);
+/* A new dataset holding the given columns (in that order) of ds, every row. */
+pdt_status pdt_dataset_columns(pdt_dataset **out, const pdt_dataset *ds, const size_t *cols,
+                               size_t n_cols, pdt_error *err);
 void pdt_dataset_free(pdt_dataset **ds);
 
 const char *pdt_dataset_name(const pdt_dataset *ds);
@@ -113,8 +128,19 @@ void pdt_dataset_weight_exact(mpq_ptr out, const pdt_dataset *ds, size_t i); /* 
 /* Rank of cell (i, j) among the distinct values of column j (exact order, 0-based). */
 uint32_t pdt_dataset_rank(const pdt_dataset *ds, size_t i, size_t j);
 size_t pdt_dataset_distinct(const pdt_dataset *ds, size_t j);
-/* True when every feature value is 0 or 1. */
+/* True when every feature value is 0 or 1 and no column is categorical. */
 bool pdt_dataset_is_binary(const pdt_dataset *ds);
+/* Categorical columns (a CSV column of text, or named by --categorical): the
+ * value of a cell is its category's code 0..k-1, codes in the order of the
+ * names (numeric when every name is a number, else bytewise). */
+bool pdt_dataset_is_categorical(const pdt_dataset *ds, size_t j);
+bool pdt_dataset_has_categorical(const pdt_dataset *ds);
+size_t pdt_dataset_categories(const pdt_dataset *ds, size_t j); /* k; 0 for a numeric column */
+const char *pdt_dataset_category_name(const pdt_dataset *ds, size_t j, size_t code);
+/* Code of the category with that name in column j, or SIZE_MAX (numbers compare as numbers). */
+size_t pdt_dataset_find_category(const pdt_dataset *ds, size_t j, const char *name);
+/* Rows the loader left out (--missing drop). */
+size_t pdt_dataset_dropped(const pdt_dataset *ds);
 
 /* ------------------------------------------------------------ rules */
 

@@ -62,6 +62,13 @@ typedef enum {
  * non-degenerately depend only on the region's items (lets the engine cache
  * subproblems by item set; implied by data-defined rules). */
 #define PDT_REGION_BY_ITEMS 0x4u
+/* Categorical columns (issue 12).  Without either flag a family reads every
+ * column as a number, and pdt_fit gives it the numeric columns only.
+ * PDT_CATEGORICAL: the family tests categories itself (binary: one-hot x ≠ v).
+ * PDT_SKIPS_CATEGORICAL: its rules read one column each and it generates none
+ * on categorical columns (axis), so it mixes with a categorical family. */
+#define PDT_CATEGORICAL 0x8u
+#define PDT_SKIPS_CATEGORICAL 0x10u
 
 /* An exact, dataset-independent rule, as stored in a model: the class plus
  * integer and rational parameters whose meaning the class defines. */
@@ -124,6 +131,21 @@ struct pdt_rule_class {
      * it does not take ("class weights"); pdt_fit then runs the fused engine
      * instead (or, under --engine backend, reports the reason). */
     const char *(*solve_declines)(const pdt_dataset *ds, const pdt_fit_options *opt);
+    /* Optional (appended in 0.2, issue 12): the readable form with category
+     * names, used instead of describe when the model has categorical columns;
+     * categories[j] lists column j's n_categories[j] names in code order
+     * (NULL: numeric). */
+    pdt_status (*describe_categorical)(pdt_buf *out, const pdt_rule *rule, const char *const *names,
+                                       const char *const *const *categories,
+                                       const uint32_t *n_categories, size_t dims, pdt_error *err);
+    /* Optional (appended in 0.2): a multiway rule.  *code is the way x takes
+     * (a category code; -1 for a value it has no way for); used instead of
+     * classify at nodes with ways. */
+    pdt_status (*route)(int64_t *code, const pdt_rule *rule, mpq_srcptr x, size_t dims, pdt_error *err);
+    /* Optional, with route: one way in readable form, e.g. "colour = red". */
+    pdt_status (*describe_way)(pdt_buf *out, const pdt_rule *rule, int64_t code, const char *const *names,
+                               const char *const *const *categories, const uint32_t *n_categories,
+                               size_t dims, pdt_error *err);
 };
 
 /* The next k-subset of {0..n−1} in lexicographic order (t increasing, k ≤ n);

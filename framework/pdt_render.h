@@ -15,11 +15,20 @@ typedef struct pdt_draw_node {
     bool dot;            /* drawn as a small point (an empty cell), label as tooltip */
 } pdt_draw_node;
 
+/* An edge beyond left and right: the ways of a multiway node (whose left and
+ * right are -1), each with its own label. */
+typedef struct pdt_draw_edge {
+    int32_t from, to;    /* to > from */
+    const char *label;   /* or NULL */
+} pdt_draw_edge;
+
 typedef struct pdt_draw_tree {
     const char *title;          /* graph label, or NULL */
     const pdt_draw_node *nodes; /* nodes[0] is the root */
     size_t n_nodes;
     const char *left_edge, *right_edge; /* edge labels, or NULL */
+    const pdt_draw_edge *edges; /* more edges (multiway nodes), or NULL */
+    size_t n_edges;
 } pdt_draw_tree;
 
 /* format "dot" writes the graph as DOT; any other libgvc device ("svg",

@@ -17,7 +17,7 @@ static const char *const palette[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072"
 static pdt_status node_label(pdt_buf *b, const pdt_model *m, size_t i, pdt_error *err)
 {
     const pdt_tree_node *n = &m->nodes[i];
-    if (n->left >= 0) {
+    if (!pdt_node_is_leaf(n)) {
         pdt_status st = pdt_model_rule_text(b, m, (size_t)n->rule, err);
         if (st != PDT_OK) return st;
     } else {
@@ -55,15 +55,30 @@ pdt_status pdt_model_render(const pdt_model *model, const char *path, const char
         const pdt_tree_node *t = &model->nodes[i];
         st = node_label(&labels[i], model, i, err);
         nodes[i] = (pdt_draw_node){t->left, t->right, labels[i].data ? labels[i].data : "",
-                                   t->left < 0 ? palette[t->label % PALETTE_SIZE] : NULL, false};
+                                   pdt_node_is_leaf(t) ? palette[t->label % PALETTE_SIZE] : NULL, false};
     }
+    /* the ways of multiway nodes, each labelled with its category */
+    size_t n_edges = model->n_ways;
+    pdt_draw_edge *edges = calloc(n_edges + 1, sizeof *edges);
+    pdt_buf *edge_labels = calloc(n_edges + 1, sizeof *edge_labels);
+    if (st == PDT_OK && (!edges || !edge_labels)) st = pdt_error_set(err, PDT_ENOMEM, "out of memory rendering");
+    for (size_t i = 0, e = 0; i < n && st == PDT_OK; i++)
+        for (size_t w = 0; w < model->nodes[i].n_ways && st == PDT_OK; w++, e++) {
+            pdt_buf_init(&edge_labels[e]);
+            st = pdt_model_way_text(&edge_labels[e], model, i, w, err);
+            edges[e] = (pdt_draw_edge){(int32_t)i, model->ways[model->nodes[i].first_way + w].child,
+                                       edge_labels[e].data};
+        }
     pdt_buf title;
     pdt_buf_init(&title);
     title_text(&title, model);
     if (st == PDT_OK) {
-        pdt_draw_tree tree = {title.data, nodes, n, "yes", "no"};
+        pdt_draw_tree tree = {title.data, nodes, n, "yes", "no", edges, n_edges};
         st = pdt_draw_tree_render(&tree, path, format, err);
     }
+    for (size_t e = 0; edge_labels && e < n_edges; e++) pdt_buf_clear(&edge_labels[e]);
+    free(edge_labels);
+    free(edges);
     pdt_buf_clear(&title);
     for (size_t i = 0; i < n && labels; i++) pdt_buf_clear(&labels[i]);
     free(labels);

@@ -29,6 +29,9 @@ static pdt_status check_class(const pdt_rule_class *cls, pdt_error *err)
     if (cls->version != PDT_RULE_V1)
         return pdt_error_set(err, PDT_EPLUGIN, "rule plugin \"%s\": interface version %u, expected %u",
                              cls->name, cls->version, PDT_RULE_V1);
+    if (cls->route && !cls->sides) /* multiway rules: their backend fits them, not a candidate list */
+        return pdt_error_set(err, PDT_EINVAL, "rule family \"%s\" splits in more than two ways: the fused and "
+                             "combinations engines cannot search it (use --engine auto, alone)", cls->name);
     if (!cls->generate || !cls->sides || !cls->export_rule || !cls->classify || !cls->describe)
         return pdt_error_set(err, PDT_EPLUGIN,
                              "rule plugin \"%s\": a required slot (generate, sides, export_rule, "

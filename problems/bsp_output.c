@@ -94,7 +94,7 @@ pdt_status pdt_bsp_render(const pdt_bsp *bsp, const char *path, const char *form
         pdt_buf title;
         pdt_buf_init(&title);
         title_text(&title, bsp);
-        pdt_draw_tree t = {title.data, dn, n, "left", "right"};
+        pdt_draw_tree t = {title.data, dn, n, "left", "right", NULL, 0};
         st = pdt_draw_tree_render(&t, path, format, err);
         pdt_buf_clear(&title);
     }

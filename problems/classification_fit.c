@@ -23,8 +23,9 @@ static pdt_status check_input(const pdt_dataset *ds, const pdt_fit_options *opt,
         return pdt_error_set(err, PDT_EINVAL, "%s: no data rows", pdt_dataset_name(ds));
     if (pdt_dataset_rows(ds) >= UINT32_MAX / 2)
         return pdt_error_set(err, PDT_ELIMIT, "%s: too many rows", pdt_dataset_name(ds));
-    if (opt->max_size == PDT_UNLIMITED && opt->max_depth == PDT_UNLIMITED)
-        return pdt_error_set(err, PDT_EINVAL, "give a size limit (--size K) and/or a depth limit (--depth D)");
+    if (opt->max_size == PDT_UNLIMITED && opt->max_depth == PDT_UNLIMITED && !opt->sparse)
+        return pdt_error_set(err, PDT_EINVAL, "give a size limit (--size K) and/or a depth limit (--depth D) "
+                             "(or --sparse λ, which needs no limit with binary, axis or categorical rules)");
     return PDT_OK;
 }
 
@@ -172,8 +173,68 @@ static pdt_status fit_backend(pdt_model **out, const pdt_rule_class *cls, const 
     return st ? pdt_error_prefix(err, "rule plugin \"%s\": ", cls->name) : PDT_OK;
 }
 
+/* ------------------------------------------------------------ categorical columns */
+
+/* What the families make of categorical columns: *reads (some family tests
+ * categories), and the first family that would read their codes as numbers
+ * while another reads categories (refused), or NULL. */
+static const char *category_readers(bool *reads, const char *families, char *name, size_t size)
+{
+    *reads = false;
+    const char *numeric = NULL;
+    for (const char *p = families ? families : ""; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len < size) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            const pdt_rule_class *cls = pdt_rule_class_find(name);
+            unsigned f = cls ? cls->flags : 0;
+            if (f & PDT_CATEGORICAL) *reads = true;
+            if (cls && !(f & (PDT_CATEGORICAL | PDT_SKIPS_CATEGORICAL)) && !numeric) numeric = cls->name;
+        }
+        p += len + (p[len] == ',');
+    }
+    return numeric;
+}
+
+/* Families that read numbers only get the numeric columns: the model names
+ * those features only, and predicts from any data that has them. */
+static pdt_status fit_numeric_columns(pdt_model **out, const pdt_dataset *ds,
+                                      const pdt_fit_options *opt, pdt_error *err)
+{
+    size_t d = pdt_dataset_dims(ds), k = 0;
+    size_t *cols = malloc((d ? d : 1) * sizeof *cols);
+    if (!cols) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (size_t j = 0; j < d; j++)
+        if (!pdt_dataset_is_categorical(ds, j)) cols[k++] = j;
+    pdt_status st = PDT_OK;
+    if (k == 0)
+        st = pdt_error_set(err, PDT_EINVAL,
+                           "%s: every feature column is categorical, and rule family %s reads numbers: "
+                           "use --rules binary (one-hot tests x ≠ v on categories)",
+                           pdt_dataset_name(ds), opt->rules ? opt->rules : "");
+    pdt_dataset *num = NULL;
+    if (st == PDT_OK) st = pdt_dataset_columns(&num, ds, cols, k, err);
+    free(cols);
+    if (st == PDT_OK) st = opt->perfect ? cls_fit_perfect(out, num, opt, err) : cls_fit(out, num, opt, err);
+    pdt_dataset_free(&num);
+    return st;
+}
+
 pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
+    *out = NULL;
+    if (pdt_dataset_has_categorical(ds)) {
+        bool reads;
+        char name[128];
+        const char *numeric = category_readers(&reads, opt->rules, name, sizeof name);
+        if (!reads) return fit_numeric_columns(out, ds, opt, err);
+        if (numeric)
+            return pdt_error_set(err, PDT_EINVAL,
+                                 "rule family %s reads every column as a number and cannot be mixed with "
+                                 "families that test categories: %s has categorical columns",
+                                 numeric, pdt_dataset_name(ds));
+    }
     return opt->perfect ? cls_fit_perfect(out, ds, opt, err) : cls_fit(out, ds, opt, err);
 }
 

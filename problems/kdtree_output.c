@@ -109,7 +109,7 @@ pdt_status pdt_kdtree_render(const pdt_kdtree *tree, const char *path, const cha
         pdt_buf title;
         pdt_buf_init(&title);
         title_text(&title, tree);
-        pdt_draw_tree t = {title.data, dn, n, "<", "≥"};
+        pdt_draw_tree t = {title.data, dn, n, "<", "≥", NULL, 0};
         st = pdt_draw_tree_render(&t, path, format, err);
         pdt_buf_clear(&title);
     }

@@ -102,7 +102,7 @@ pdt_status pdt_chain_render(const pdt_chain *chain, const char *path, const char
         pdt_buf_printf(&title, "%s\n", pdt_chain_order(chain));
         mpz_text(&title, cost);
         pdt_buf_printf(&title, " scalar multiplications%s", pdt_chain_optimal(chain) ? " (optimal)" : "");
-        pdt_draw_tree t = {title.data, dn, v.n_nodes, NULL, NULL};
+        pdt_draw_tree t = {title.data, dn, v.n_nodes, NULL, NULL, NULL, 0};
         st = pdt_draw_tree_render(&t, path, format, err);
         pdt_buf_clear(&title);
         mpz_clear(cost);

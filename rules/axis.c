@@ -16,7 +16,7 @@ static pdt_status axis_generate(void **state, pdt_rule_list *out, const pdt_data
     (void)params;
     size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds);
     for (size_t j = 0; j < d; j++)
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && !pdt_dataset_is_categorical(ds, j); i++) {
             uint32_t p = (uint32_t)i;
             if (pdt_rule_list_add(out, (int64_t)j, &p, 1))
                 return pdt_error_set(err, PDT_ENOMEM, "out of memory for %zu rules", n * d);
@@ -76,7 +76,7 @@ PDT_DEFINE_RULE(axis) = {
     .version = PDT_RULE_V1,
     .name = "axis",
     .description = "axis-parallel thresholds x[j] ≤ p[j] at data points (D·N rules)",
-    .flags = PDT_EXACT | PDT_DATA_DEFINED,
+    .flags = PDT_EXACT | PDT_DATA_DEFINED | PDT_SKIPS_CATEGORICAL,
     .generate = axis_generate,
     .sides = axis_sides,
     .export_rule = axis_export,

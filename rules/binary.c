@@ -88,6 +88,28 @@ static pdt_status binary_describe(pdt_buf *out, const pdt_rule *rule, const char
     return PDT_OK;
 }
 
+/* A one-hot test on a categorical column names its category; the rest as describe. */
+static pdt_status binary_describe_categorical(pdt_buf *out, const pdt_rule *rule,
+                                              const char *const *names,
+                                              const char *const *const *categories,
+                                              const uint32_t *n_categories, size_t dims,
+                                              pdt_error *err)
+{
+    pdt_status st = binary_validate(rule, dims, err);
+    if (st) return st;
+    const char *const *cat = categories[rule->ints[0]];
+    mpq_srcptr v = rule->rats[0];
+    if (!cat || rule->ints[1] != BIN_EQ) return binary_describe(out, rule, names, dims, err);
+    /* the code is a category's index; a model file can hold anything else */
+    bool code = mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_sgn(mpq_numref(v)) >= 0 &&
+                mpz_cmp_ui(mpq_numref(v), n_categories[rule->ints[0]]) < 0;
+    unsigned long c = code ? mpz_get_ui(mpq_numref(v)) : 0;
+    pdt_buf_printf(out, "%s ≠ ", names[rule->ints[0]]);
+    if (code) pdt_buf_printf(out, "%s", cat[c]);
+    else pdt_buf_mpq_decimal(out, v);
+    return PDT_OK;
+}
+
 static pdt_relation binary_relation(void *state, const pdt_rule_list *list, size_t ri, size_t rj)
 {
     (void)state;
@@ -108,7 +130,7 @@ PDT_DEFINE_RULE(binary) = {
     .name = "binary",
     .description = "binary features: x = 0 on 0/1 columns, thresholds x ≤ t on numeric ones "
                    "(onehot=COL:COL for categories); MurTree-class backend",
-    .flags = PDT_EXACT | PDT_REGION_BY_ITEMS,
+    .flags = PDT_EXACT | PDT_REGION_BY_ITEMS | PDT_CATEGORICAL,
     .generate = binary_generate,
     .sides = binary_sides,
     .export_rule = binary_export,
@@ -118,4 +140,5 @@ PDT_DEFINE_RULE(binary) = {
     .relation = binary_relation,
     .solve = bs_fit,
     .destroy = binary_destroy,
+    .describe_categorical = binary_describe_categorical,
 };

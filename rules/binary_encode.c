@@ -6,8 +6,9 @@
  * the k − 1 thresholds "x ≤ vi" (i < k): every way of cutting the sorted
  * values in two, each recorded by the data value at the cut, exactly as the
  * axis family does.  Columns named in the rule option onehot=NAME:NAME (or
- * every non-0/1 column with onehot=*) are categorical: one feature "x = v"
- * per distinct value v (one when there are only two values). */
+ * every non-0/1 column with onehot=*), and the dataset's categorical columns
+ * (text categories), are one-hot: one feature "x = v" per distinct value v
+ * (one when there are only two values). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,11 +112,12 @@ static pdt_status encode_column(bin_encoding *enc, size_t *cap, const pdt_datase
     }
     for (size_t i = n; i-- > 0;) row_of_rank[pdt_dataset_rank(ds, i, j)] = (uint32_t)i;
     pdt_status st = PDT_OK;
-    if (is_flag_column(ds, j, row_of_rank)) {
+    bool categorical = pdt_dataset_is_categorical(ds, j); /* codes: only x = v means anything */
+    if (!categorical && is_flag_column(ds, j, row_of_rank)) {
         f.kind = BIN_FLAG, f.rank = 1, f.row = row_of_rank[1];
         return add_feature(enc, cap, f, err);
     }
-    if (is_onehot(o, pdt_dataset_feature_name(ds, j))) {
+    if (categorical || is_onehot(o, pdt_dataset_feature_name(ds, j))) {
         f.kind = BIN_EQ;
         for (size_t r = k == 2 ? 1 : 0; r < k && !st; r++) {
             f.rank = (uint32_t)r, f.row = row_of_rank[r];

@@ -44,8 +44,10 @@ static void test_cli_header_only(void **state)
 static void test_cli_nonnumeric_cell(void **state)
 {
     (void)state;
-    expect_fit_failure(tu_data("bad/nonnumeric.csv"), NULL, NULL, 1,
-                       "nonnumeric.csv:2:5: column \"petal\" holds \"abc\", which is not a number");
+    /* text among decimals is refused (a column of text alone is categorical: test_categorical) */
+    expect_fit_failure(tu_data("bad/category_in_numbers.csv"), NULL, NULL, 1,
+                       "category_in_numbers.csv:3:5: column \"petal\" holds the text \"abc\" among numbers "
+                       "such as \"1.4\" (2:5); if the column is categorical pass --categorical petal");
 }
 
 static void test_cli_nan(void **state)
@@ -161,10 +163,13 @@ static void test_cli_missing_data_and_limits(void **state)
 static void test_cli_identifier_column(void **state)
 {
     (void)state;
-    expect_fit_failure(tu_data("zoo.csv"), NULL, NULL, 1,
-                       "zoo.csv:2:1: column \"animal_name\" holds \"aardvark\", which is not a number; "
-                       "use --skip-nonnumeric or --skip animal_name");
+    /* a text column is categorical; one with a category for almost every row is named */
     tu_run r;
+    tu_run_pdt(&r, "fit", "--data", tu_data("zoo.csv"), "--rules", "binary", "--size", "1", "-q", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "column \"animal_name\" has 100 categories in 101 rows: an identifier? "
+                                  "(--skip animal_name leaves it out)"));
+    tu_run_free(&r);
     tu_run_pdt(&r, "fit", "--data", tu_data("zoo.csv"), "--skip", "animal_name", "--size", "1", "-q", NULL);
     assert_int_equal(r.status, 0);
     tu_run_free(&r);
@@ -329,11 +334,17 @@ static void test_cli_loader_guesses(void **state)
     assert_null(strstr(r.err, "read as CSV"));
     tu_run_free(&r);
     char *holes = tu_write_file("holes.csv", "a,b,label\n1,?,x\n?,2,y\n");
-    r = fit_with(holes, "--skip-nonnumeric", NULL);
+    r = fit_with(holes, "--skip-nonnumeric", NULL); /* "?" is a missing value, not text */
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "holes.csv:2:3: missing value \"?\" in column \"b\""));
+    tu_run_free(&r);
+    char *words = tu_write_file("words.csv", "a,b,label\n1,x,x\ny,2,y\n");
+    r = fit_with(words, "--skip-nonnumeric", NULL);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "--skip-nonnumeric dropped every feature column"));
     assert_non_null(strstr(r.err, "\"a\" (3:1), \"b\" (2:3)"));
     tu_run_free(&r);
+    free(words);
     r = fit_with(spaced, "--delimiter", "ab"); /* a bad value is a usage error */
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "option --delimiter: 'ab'"));

@@ -181,10 +181,10 @@ static void test_csv_skip_options(void **state)
     assert_exact(ds, 1, 1, "4");
     pdt_dataset_free(&ds);
     pdt_csv_options drop = {.skip_nonnumeric = true};
-    ds = read_csv("a,nan_col,empty,b,t\n1,nan,,2,p\n3,4,5,4,q\n", &drop);
+    ds = read_csv("a,nan_col,word,b,t\n1,nan,w,2,p\n3,4,5,4,q\n", &drop);
     assert_int_equal(pdt_dataset_dims(ds), 2);
     assert_true(pdt_dataset_find_feature(ds, "nan_col") == SIZE_MAX);
-    assert_true(pdt_dataset_find_feature(ds, "empty") == SIZE_MAX);
+    assert_true(pdt_dataset_find_feature(ds, "word") == SIZE_MAX);
     assert_int_equal(pdt_dataset_find_feature(ds, "b"), 1);
     pdt_dataset_free(&ds);
 }
@@ -214,9 +214,13 @@ static void test_csv_bad_fixtures(void **state)
         {"bad/empty.csv", {0}, "empty.csv: the file is empty"},
         {"bad/header_only.csv", {0}, "header_only.csv: a header but no data rows"},
         {"bad/nonnumeric.csv",
-         {0},
+         {.numeric_only = true},
          "nonnumeric.csv:2:5: column \"petal\" holds \"abc\", which is not a number; use "
          "--skip-nonnumeric or --skip petal"},
+        {"bad/category_in_numbers.csv",
+         {0},
+         "category_in_numbers.csv:3:5: column \"petal\" holds the text \"abc\" among numbers such as "
+         "\"1.4\" (2:5); if the column is categorical pass --categorical petal"},
         {"bad/nan.csv", {0}, "nan.csv:4:1: \"nan\" is not a finite number (column \"a\")"},
         {"bad/inf.csv", {0}, "inf.csv:3:1: \"-Infinity\" is not a finite number"},
         {"bad/missing_label.csv",
@@ -276,36 +280,39 @@ static void test_csv_syntax_errors(void **state)
 static void test_csv_positions_after_multiline_field(void **state)
 {
     (void)state;
-    pdt_csv_options opt = {.label = "b"};
+    pdt_csv_options opt = {.label = "b", .numeric_only = true};
+    /* text in a feature column is a category: these read numbers only */
+    const pdt_csv_options num = {.numeric_only = true};
     check_text_fails("a,b,c\n1,\"multi\nline\",zz\n", &opt,
                      "mem.csv:3:7: column \"c\" holds \"zz\", which is not a number");
-    check_text_fails("\n\nx,y\n1,2\nabc,2\n", NULL, "mem.csv:5:1: column \"x\" holds \"abc\"");
-    check_text_fails("\xef\xbb\xbfx,y\n1,2\n\"ab\",2\n", NULL,
+    check_text_fails("\n\nx,y\n1,2\nabc,2\n", &num, "mem.csv:5:1: column \"x\" holds \"abc\"");
+    check_text_fails("\xef\xbb\xbfx,y\n1,2\n\"ab\",2\n", &num,
                      "mem.csv:3:1: column \"x\" holds \"ab\"");
     check_text_fails("\xef\xbb\xbf"
                      "a,a\n1,2\n",
-                     NULL, "mem.csv:1:3: duplicate column name \"a\"");
-    check_text_fails("x,y\n 1,2\n  q ,2\n", NULL, "mem.csv:3:1: column \"x\" holds \"q\"");
+                     &num, "mem.csv:1:3: duplicate column name \"a\"");
+    check_text_fails("x,y\n 1,2\n  q ,2\n", &num, "mem.csv:3:1: column \"x\" holds \"q\"");
 }
 
 static void test_csv_cell_errors(void **state)
 {
     (void)state;
-    check_text_fails("x,y\n1,2\n,2\n", NULL,
-                     "mem.csv:3:1: column \"x\" holds \"\", which is not a number");
-    check_text_fails("x,y\n1,\n", NULL, "mem.csv:2:3: the label is empty (column \"y\")");
-    check_text_fails("x,y\n1e100001,a\n", NULL, "mem.csv:2:1: column \"x\" holds \"1e100001\"");
-    check_text_fails("x,y\n0x1A,a\n", NULL, "column \"x\" holds \"0x1A\"");
-    check_text_fails("x,y\n1/0,a\n", NULL, "column \"x\" holds \"1/0\"");
-    check_text_fails("x,y\nNaN,a\n", NULL, "mem.csv:2:1: \"NaN\" is not a finite number");
-    check_text_fails("x,y\n+inf,a\n", NULL, "mem.csv:2:1: \"+inf\" is not a finite number");
+    const pdt_csv_options num = {.numeric_only = true};
+    check_text_fails("x,y\n1,2\n,2\n", &num,
+                     "mem.csv:3:1: missing value \"\" in column \"x\"; say what missing values mean with --missing drop");
+    check_text_fails("x,y\n1,\n", &num, "mem.csv:2:3: the label is empty (column \"y\")");
+    check_text_fails("x,y\n1e100001,a\n", &num, "mem.csv:2:1: column \"x\" holds \"1e100001\"");
+    check_text_fails("x,y\n0x1A,a\n", &num, "column \"x\" holds \"0x1A\"");
+    check_text_fails("x,y\n1/0,a\n", &num, "column \"x\" holds \"1/0\"");
+    check_text_fails("x,y\nNaN,a\n", &num, "mem.csv:2:1: \"NaN\" is not a finite number");
+    check_text_fails("x,y\n+inf,a\n", &num, "mem.csv:2:1: \"+inf\" is not a finite number");
     char long_cell[300] = "x,y\n";
     memset(long_cell + 4, 'q', 200);
     strcpy(long_cell + 204, ",a\n");
     char want[80] = "holds \"";
     memset(want + 7, 'q', 60);
     strcpy(want + 67, "...\"");
-    check_text_fails(long_cell, NULL, want);
+    check_text_fails(long_cell, &num, want);
 }
 
 static void test_csv_weight_errors(void **state)
@@ -485,12 +492,14 @@ static void test_csv_skip_nonnumeric_keeps_a_feature(void **state)
 {
     (void)state;
     pdt_csv_options o = {.skip_nonnumeric = true};
-    check_text_fails("a,b,c\n1,?,x\n?,3,y\n", &o,
+    check_text_fails("a,b,c\n1,u,x\nv,3,y\n", &o,
                      "mem.csv: --skip-nonnumeric dropped every feature column: 2 columns with a non-number, "
                      "first at LINE:COLUMN: \"a\" (3:1), \"b\" (2:3)");
-    pdt_dataset *ds = read_csv("a,b,c\n1,?,x\n2,3,y\n", &o);
+    pdt_dataset *ds = read_csv("a,b,c\n1,u,x\n2,3,y\n", &o);
     assert_int_equal(pdt_dataset_dims(ds), 1);
     pdt_dataset_free(&ds);
+    /* a missing cell is not a non-number: --missing decides, never a dropped column */
+    check_text_fails("a,b,c\n1,?,x\n2,3,y\n", &o, "mem.csv:2:3: missing value \"?\" in column \"b\"");
 }
 
 int main(void)

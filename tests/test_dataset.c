@@ -149,12 +149,20 @@ static void test_dataset_zoo_name_column_rejected(void **state)
     pdt_dataset *ds = NULL;
     pdt_error err;
     pdt_error_clear(&err);
-    assert_int_equal(pdt_dataset_load_csv(&ds, tu_data("zoo.csv"), NULL, &err), PDT_EINVAL);
+    /* as points (numbers only) the name column is refused ... */
+    pdt_csv_options num = {.numeric_only = true};
+    assert_int_equal(pdt_dataset_load_csv(&ds, tu_data("zoo.csv"), &num, &err), PDT_EINVAL);
     assert_null(ds);
     assert_int_equal(err.status, PDT_EINVAL);
     assert_non_null(strstr(err.message,
                            "zoo.csv:2:1: column \"animal_name\" holds \"aardvark\", which "
                            "is not a number; use --skip-nonnumeric or --skip animal_name"));
+    /* ... as data it is a categorical column: 100 names in 101 rows ("frog" twice) */
+    assert_int_equal(pdt_dataset_load_csv(&ds, tu_data("zoo.csv"), NULL, &err), PDT_OK);
+    assert_true(pdt_dataset_is_categorical(ds, 0));
+    assert_int_equal(pdt_dataset_categories(ds, 0), 100);
+    assert_string_equal(pdt_dataset_category_name(ds, 0, 0), "aardvark");
+    pdt_dataset_free(&ds);
 }
 
 static void check_zoo(const pdt_dataset *ds)

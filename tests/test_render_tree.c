@@ -24,7 +24,7 @@ static void test_render_tree_dot(void **state)
 {
     (void)state;
     char *path = out_path("three.dot");
-    pdt_draw_tree t = {"a title", three, 3, "yes", "no"};
+    pdt_draw_tree t = {"a title", three, 3, "yes", "no", NULL, 0};
     pdt_error err;
     assert_int_equal(pdt_draw_tree_render(&t, path, "dot", &err), PDT_OK);
     char *text = tu_read_file(path);
@@ -43,7 +43,7 @@ static void test_render_tree_svg(void **state)
 {
     (void)state;
     char *path = out_path("three.svg");
-    pdt_draw_tree t = {NULL, three, 3, NULL, NULL};
+    pdt_draw_tree t = {NULL, three, 3, NULL, NULL, NULL, 0};
     pdt_error err;
     assert_int_equal(pdt_draw_tree_render(&t, path, "svg", &err), PDT_OK);
     char *text = tu_read_file(path);
@@ -60,15 +60,15 @@ static void test_render_tree_refusals(void **state)
     char *path = out_path("bad.dot");
     pdt_error err;
     const pdt_draw_node cyclic[] = {{1, 2, "a", NULL, false}, {0, 2, "b", NULL, false}, {-1, -1, "c", NULL, false}};
-    pdt_draw_tree t = {NULL, cyclic, 3, NULL, NULL};
+    pdt_draw_tree t = {NULL, cyclic, 3, NULL, NULL, NULL, 0};
     assert_int_equal(pdt_draw_tree_render(&t, path, "dot", &err), PDT_EINTERNAL);
     assert_non_null(strstr(err.message, "malformed tree (node 1)"));
     const pdt_draw_node half[] = {{1, -1, "a", NULL, false}, {-1, -1, "b", NULL, false}};
-    pdt_draw_tree h = {NULL, half, 2, NULL, NULL};
+    pdt_draw_tree h = {NULL, half, 2, NULL, NULL, NULL, 0};
     assert_int_equal(pdt_draw_tree_render(&h, path, "dot", &err), PDT_EINTERNAL);
-    pdt_draw_tree empty = {NULL, three, 0, NULL, NULL};
+    pdt_draw_tree empty = {NULL, three, 0, NULL, NULL, NULL, 0};
     assert_int_equal(pdt_draw_tree_render(&empty, path, "dot", &err), PDT_EINTERNAL);
-    pdt_draw_tree ok = {NULL, three, 3, NULL, NULL};
+    pdt_draw_tree ok = {NULL, three, 3, NULL, NULL, NULL, 0};
     assert_int_equal(pdt_draw_tree_render(&ok, path, "bmp", &err), PDT_EINVAL);
     assert_non_null(strstr(err.message, "unknown drawing format \"bmp\""));
     assert_false(tu_exists(path));

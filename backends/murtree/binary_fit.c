@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "binary_search.h"
+#include "../branches/branches.h"
 #include "bitset.h"
 #include "../../problems/classification.h"
 #include "model_impl.h"
@@ -317,6 +318,12 @@ pdt_status bs_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pdt_status st = check_options(ds, opt, err);
     if (st) return st;
+    if (opt->sparse && opt->max_depth == PDT_UNLIMITED && opt->max_size == PDT_UNLIMITED) {
+        if (opt->lexicographic)
+            return pdt_error_set(err, PDT_EINVAL, "options --sparse and --lexicographic without a limit: "
+                                 "one objective at a time");
+        return br_fit_binary(out, ds, opt, err); /* no limit: the branch search (backends/branches/) */
+    }
     fit_state fs = {.ds = ds, .opt = opt, .err = err};
     mpq_t alpha;
     mpq_init(alpha);

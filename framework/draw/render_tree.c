@@ -90,6 +90,12 @@ static pdt_status add_edges(Agraph_t *g, const gv_syms *sy, const pdt_draw_tree 
         if (ok && t->right_edge) ok = agxset(r, sy->edge_label, (char *)t->right_edge) == 0;
         if (!ok) return pdt_error_set(err, PDT_ENOMEM, "graphviz: cannot add the edges of node %zu", i);
     }
+    for (size_t k = 0; k < t->n_edges; k++) {
+        const pdt_draw_edge *d = &t->edges[k];
+        Agedge_t *e = agedge(g, v[d->from], v[d->to], NULL, 1);
+        bool ok = e && (!d->label || agxset(e, sy->edge_label, (char *)d->label) == 0);
+        if (!ok) return pdt_error_set(err, PDT_ENOMEM, "graphviz: cannot add edge %zu", k);
+    }
     return PDT_OK;
 }
 

@@ -1,8 +1,10 @@
-/* Fuzz target: the CSV dataset loader (pdt_dataset_read_csv), under three
+/* Fuzz target: the CSV dataset loader (pdt_dataset_read_csv), under several
  * option sets: the defaults (label last); a weight column "w", a skipped
- * column "id" and non-numeric columns dropped; no label.  An input may end in
+ * column "id" and non-numeric columns dropped; no label; blank-separated;
+ * missing values as categories with column "a" categorical; missing rows dropped.  An input may end in
  * a NUL byte and options of its own, NUL separated: label, weight, skipped
- * columns (comma separated), flags ('n' no label, 's' skip non-numeric),
+ * columns (comma separated), flags ('n' no label, 's' skip non-numeric,
+ * 'd' / 'c' missing values dropped / categories),
  * class weights of the fit ("a=2,b=1/3"); empty ones are unset.  A small
  * labelled dataset is then fitted: axis rules of size 1, hyperplanes on at
  * most 8 rows in at most 2 dimensions, and without weights axis and binary
@@ -19,8 +21,13 @@
 
 static void fit_small(const pdt_dataset *ds, const char *class_weights)
 {
-    size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds);
+    size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds), numeric = 0;
     if (!pdt_dataset_has_labels(ds) || n > SMALL_ROWS || d > SMALL_DIMS) return;
+    for (size_t j = 0; j < d; j++) numeric += !pdt_dataset_is_categorical(ds, j);
+    if (!numeric) { /* categories only: one-hot tests, backend against the fused engine */
+        if (!class_weights && !pdt_dataset_has_weights(ds)) pdt_fuzz_same_optimum(ds, 2);
+        return;
+    }
     if (!pdt_fuzz_fit(NULL, ds, "axis", 1, PDT_UNLIMITED, class_weights)) return;
     if (n <= 8 && d >= 1 && d <= 2) pdt_fuzz_fit(NULL, ds, "hyperplane", 1, PDT_UNLIMITED, class_weights);
     if (!class_weights && !pdt_dataset_has_weights(ds)) pdt_fuzz_same_optimum(ds, 2);
@@ -74,6 +81,8 @@ static void parse_options(csv_fuzz_options *o, const char *tail, size_t len)
     o->class_weights = field(o->text, len, 4); /* before strtok splits the skip field */
     o->opt.no_label = flags && strchr(flags, 'n');
     o->opt.skip_nonnumeric = flags && strchr(flags, 's');
+    o->opt.missing = flags && strchr(flags, 'd') ? PDT_MISSING_DROP
+                     : flags && strchr(flags, 'c') ? PDT_MISSING_CATEGORY : PDT_MISSING_ERROR;
     char *skip = (char *)field(o->text, len, 2);
     for (char *tok = skip ? strtok(skip, ",") : NULL; tok && o->opt.n_skip < MAX_SKIP; tok = strtok(NULL, ","))
         o->skip[o->opt.n_skip++] = tok;
@@ -99,11 +108,17 @@ int pdt_fuzz_csv(const uint8_t *data, size_t size)
     /* issue 16: blank-separated records, no header, a header insisted on */
     const pdt_csv_options blanks = {.delimiter = ' ', .header = PDT_CSV_HEADER_NO};
     const pdt_csv_options piped = {.delimiter = '|', .header = PDT_CSV_HEADER_YES, .skip_nonnumeric = true};
+    /* issue 12: missing values as categories, rows with them dropped, a forced categorical column */
+    static const char *const first[] = {"a"};
+    const pdt_csv_options categories = {.missing = PDT_MISSING_CATEGORY, .categorical = first, .n_categorical = 1};
+    const pdt_csv_options dropped = {.missing = PDT_MISSING_DROP};
     load(data, size, &plain, NULL);
     load(data, size, &options, NULL);
     load(data, size, &unlabelled, NULL);
     load(data, size, &blanks, NULL);
     load(data, size, &piped, NULL);
+    load(data, size, &categories, NULL);
+    load(data, size, &dropped, NULL);
     return 0;
 }
 

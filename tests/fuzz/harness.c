@@ -125,9 +125,18 @@ void pdt_fuzz_dataset_accessors(const pdt_dataset *ds)
                            pdt_dataset_rank(ds, i, j), pdt_dataset_distinct(ds, j));
             binary &= mpz_cmp_ui(mpq_denref(q), 1) == 0 && mpz_cmp_ui(mpq_numref(q), 1) <= 0 &&
                       mpq_sgn(q) >= 0;
+            if (pdt_dataset_is_categorical(ds, j)) /* a code, naming one of the column's categories */
+                PDT_FUZZ_CHECK(mpz_cmp_ui(mpq_denref(q), 1) == 0 && mpq_sgn(q) >= 0 &&
+                                   mpz_cmp_ui(mpq_numref(q), pdt_dataset_categories(ds, j)) < 0,
+                               "cell (%zu, %zu): not a category code", i, j);
         }
     }
+    binary &= !pdt_dataset_has_categorical(ds);
     PDT_FUZZ_CHECK(binary == pdt_dataset_is_binary(ds), "the binary flag is wrong");
+    for (size_t j = 0; j < d; j++)
+        for (size_t v = 0; v < pdt_dataset_categories(ds, j); v++)
+            PDT_FUZZ_CHECK(pdt_dataset_find_category(ds, j, pdt_dataset_category_name(ds, j, v)) == v,
+                           "column %zu: category %zu is not found by its name", j, v);
     mpq_clears(q, w, NULL);
     if (n <= 64) check_ranks(ds);
 }
@@ -188,7 +197,9 @@ void pdt_fuzz_same_optimum(const pdt_dataset *ds, uint32_t depth)
 {
     mpq_t axis, binary;
     mpq_inits(axis, binary, NULL);
-    pdt_fuzz_fit(axis, ds, "axis", PDT_UNLIMITED, depth, NULL);
+    /* with categories: axis thresholds beside binary's one-hot tests (the fused
+     * engine), the same rules binary's backend binarises to */
+    pdt_fuzz_fit(axis, ds, pdt_dataset_has_categorical(ds) ? "axis,binary" : "axis", PDT_UNLIMITED, depth, NULL);
     pdt_fuzz_fit(binary, ds, "binary", PDT_UNLIMITED, depth, NULL);
     PDT_FUZZ_CHECK(mpq_equal(axis, binary), "depth %u: axis optimum %s, binary %s", depth,
                    mpq_get_str(NULL, 10, axis), mpq_get_str(NULL, 10, binary));

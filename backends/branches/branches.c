@@ -1,0 +1,521 @@
+/* The dynamic programme over branches (branches.h). */
+#include "branches.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BR_INF INT64_MAX
+
+/* ------------------------------------------------------------ the memo */
+
+/* A branch's key: its conditions (f << 16 | v), sorted by feature. */
+typedef struct br_entry {
+    uint64_t hash;
+    uint32_t key, len;  /* conditions at keys[key ..+ len) */
+    int64_t lb;         /* the optimum is at least lb */
+    int64_t best;       /* solved: the optimum */
+    uint32_t feature;   /* solved: the best split, BR_LEAF for a leaf */
+    bool solved;
+    bool incumbent;     /* stopped: feature is the best complete split found (its children solved) */
+} br_entry;
+
+typedef struct br_memo {
+    br_entry *slots;    /* open addressing; hash 0 marks an empty slot */
+    size_t n_slots, used;
+    uint32_t *keys;
+    size_t n_keys, cap_keys;
+    size_t bytes, limit;
+    bool full;
+} br_memo;
+
+static uint64_t hash_key(const uint32_t *c, size_t len)
+{
+    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len;
+    for (size_t k = 0; k < len; k++) {
+        h ^= c[k];
+        h *= UINT64_C(0xff51afd7ed558ccd);
+        h ^= h >> 33;
+    }
+    return h | 1;
+}
+
+static br_entry *memo_find(br_memo *m, const uint32_t *c, size_t len, uint64_t h)
+{
+    size_t mask = m->n_slots - 1;
+    for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
+        br_entry *e = &m->slots[p];
+        if (!e->hash) return e;
+        if (e->hash == h && e->len == len && memcmp(m->keys + e->key, c, len * sizeof *c) == 0) return e;
+    }
+}
+
+static bool memo_grow(br_memo *m)
+{
+    size_t n_slots = m->n_slots ? 2 * m->n_slots : 4096;
+    size_t add = n_slots * sizeof(br_entry) - m->n_slots * sizeof(br_entry);
+    if (m->bytes + add > m->limit) return false;
+    br_entry *slots = calloc(n_slots, sizeof *slots), *old = m->slots;
+    if (!slots) return false;
+    size_t old_n = m->n_slots;
+    m->slots = slots;
+    m->n_slots = n_slots;
+    for (size_t p = 0; p < old_n; p++)
+        if (old[p].hash) *memo_find(m, m->keys + old[p].key, old[p].len, old[p].hash) = old[p];
+    free(old);
+    m->bytes += add;
+    return true;
+}
+
+/* The entry of branch c, created (lb 0, unsolved) when absent; NULL when the
+ * memo may grow no more. */
+static br_entry *memo_get(br_memo *m, const uint32_t *c, size_t len, bool create)
+{
+    uint64_t h = hash_key(c, len);
+    if (m->n_slots) {
+        br_entry *e = memo_find(m, c, len, h);
+        if (e->hash || !create) return e->hash ? e : NULL;
+    } else if (!create) {
+        return NULL;
+    }
+    if ((m->used + 1) * 2 > m->n_slots && !memo_grow(m)) return m->full = true, NULL;
+    if (m->n_keys + len > m->cap_keys) {
+        size_t cap = m->cap_keys ? 2 * m->cap_keys : 65536;
+        while (cap < m->n_keys + len) cap *= 2;
+        size_t add = (cap - m->cap_keys) * sizeof *m->keys;
+        uint32_t *keys = m->bytes + add <= m->limit ? realloc(m->keys, cap * sizeof *keys) : NULL;
+        if (!keys) return m->full = true, NULL;
+        m->keys = keys;
+        m->cap_keys = cap;
+        m->bytes += add;
+    }
+    br_entry *e = memo_find(m, c, len, h);
+    memcpy(m->keys + m->n_keys, c, len * sizeof *c);
+    *e = (br_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .feature = BR_LEAF};
+    m->n_keys += len;
+    m->used++;
+    return e;
+}
+
+/* ------------------------------------------------------------ the search */
+
+typedef struct br_search {
+    const br_problem *p;
+    br_memo memo;
+    uint32_t *group;        /* n: rows equal on every feature share a group */
+    size_t n_groups;
+    uint32_t *gcount;       /* n_groups * nc scratch counts, zero between uses */
+    uint32_t *touched;      /* groups touched */
+    uint32_t *ccount;       /* nc scratch */
+    size_t maxk;
+    struct timespec start;
+    uint64_t calls;
+    const char *stopped_by; /* set once: every call then fails */
+    uint64_t evaluations;
+} br_search;
+
+typedef struct br_stats {
+    uint64_t errors, floor; /* leaf errors; errors no tree can avoid */
+    uint32_t label;
+} br_stats;
+
+static br_stats stats(br_search *s, const uint32_t *items, size_t len)
+{
+    const br_problem *p = s->p;
+    const size_t nc = p->nc;
+    br_stats st = {0, 0, 0};
+    memset(s->ccount, 0, nc * sizeof *s->ccount);
+    size_t n_touched = 0;
+    for (size_t k = 0; k < len; k++) {
+        uint32_t i = items[k], g = s->group[i], c = p->y[i];
+        s->ccount[c]++;
+        uint32_t *gc = s->gcount + (size_t)g * nc;
+        bool fresh = true;
+        for (size_t d = 0; d < nc && fresh; d++) fresh = gc[d] == 0;
+        if (fresh) s->touched[n_touched++] = g;
+        gc[c]++;
+    }
+    uint32_t most = 0;
+    for (size_t c = 0; c < nc; c++)
+        if (s->ccount[c] > most) most = s->ccount[c], st.label = (uint32_t)c;
+    st.errors = len - most;
+    for (size_t t = 0; t < n_touched; t++) {
+        uint32_t *gc = s->gcount + (size_t)s->touched[t] * nc, sum = 0, top = 0;
+        for (size_t c = 0; c < nc; c++) {
+            sum += gc[c];
+            if (gc[c] > top) top = gc[c];
+            gc[c] = 0;
+        }
+        st.floor += sum - top;
+    }
+    return st;
+}
+
+static bool out_of_time(br_search *s)
+{
+    if (s->stopped_by) return true;
+    if (++s->calls & 255) return false;
+    const br_problem *p = s->p;
+    if (p->stop && *p->stop) s->stopped_by = "interrupt";
+    if (p->time_limit > 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double t = (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
+        if (t >= p->time_limit) s->stopped_by = "time limit";
+    }
+    if (s->memo.full) s->stopped_by = "memory limit";
+    return s->stopped_by != NULL;
+}
+
+/* Branch c plus the condition (f, v), sorted, into out; its length. */
+static size_t extend(uint32_t *out, const uint32_t *c, size_t len, uint32_t f, uint32_t v)
+{
+    size_t k = 0, o = 0;
+    while (k < len && (c[k] >> 16) < f) out[o++] = c[k++];
+    out[o++] = f << 16 | v;
+    while (k < len) out[o++] = c[k++];
+    return o;
+}
+
+/* A candidate split: its lower bound and its children's slices. */
+typedef struct br_cand {
+    int64_t lb;
+    uint32_t f;
+} br_cand;
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const br_cand *x = a, *y = b;
+    if (x->lb != y->lb) return x->lb < y->lb ? -1 : 1;
+    return (x->f > y->f) - (x->f < y->f);
+}
+
+/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
+static void partition(const br_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out,
+                      uint32_t *start)
+{
+    const br_problem *p = s->p;
+    size_t kf = p->k[f];
+    memset(start, 0, (kf + 1) * sizeof *start);
+    for (size_t t = 0; t < len; t++) start[p->x[(size_t)items[t] * p->nf + f] + 1]++;
+    for (size_t v = 0; v < kf; v++) start[v + 1] += start[v];
+    for (size_t t = 0; t < len; t++) {
+        uint32_t v = p->x[(size_t)items[t] * p->nf + f];
+        out[start[v]++] = items[t];
+    }
+    for (size_t v = kf; v > 0; v--) start[v] = start[v - 1];
+    start[0] = 0;
+}
+
+/* Least cost of a child: its leaf, or a split over its unavoidable errors,
+ * or what the memo knows. */
+static int64_t child_bound(br_search *s, const uint32_t *key, size_t len, const br_stats *cs, bool can_split)
+{
+    const br_problem *p = s->p;
+    int64_t leaf = (int64_t)cs->errors * p->err_cost;
+    int64_t lb = leaf;
+    if (can_split && cs->errors > cs->floor) {
+        int64_t split = p->split_cost + (int64_t)cs->floor * p->err_cost;
+        if (split < lb) lb = split;
+    }
+    br_entry *e = memo_get(&s->memo, key, len, false);
+    if (e && e->solved) return e->best;
+    if (e && e->lb > lb) lb = e->lb;
+    return lb;
+}
+
+/* The optimum of branch c (items, len) if it is below ub, else a lower bound
+ * that is at least ub. */
+static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
+                     int64_t ub)
+{
+    const br_problem *p = s->p;
+    br_entry *e = memo_get(&s->memo, c, depth, true);
+    if (e && e->solved) return e->best;
+    if (e && e->lb >= ub) return e->lb;
+    if (out_of_time(s)) return ub;
+    s->evaluations++;
+    br_stats st = stats(s, items, len);
+    int64_t leaf = (int64_t)st.errors * p->err_cost;
+    int64_t best = leaf, bound = leaf < ub ? leaf : ub;
+    uint32_t best_f = BR_LEAF;
+    bool can_split = (p->max_depth == PDT_UNLIMITED || depth < p->max_depth) && st.errors > st.floor;
+    if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
+        bool child_split = p->max_depth == PDT_UNLIMITED || depth + 1 < p->max_depth;
+        uint32_t *part = malloc(len * sizeof *part);
+        uint32_t *start = malloc((s->maxk + 1) * sizeof *start);
+        uint32_t *key = malloc((depth + 1) * sizeof *key);
+        int64_t *clb = malloc(s->maxk * sizeof *clb);
+        br_cand *cand = malloc((p->nf ? p->nf : 1) * sizeof *cand);
+        size_t n_cand = 0;
+        if (!part || !start || !key || !clb || !cand) {
+            s->stopped_by = "memory limit";
+        } else {
+            /* every split's bound: one level of look-ahead */
+            size_t used = 0;
+            for (size_t f = 0; f < p->nf; f++) {
+                while (used < depth && (c[used] >> 16) < f) used++;
+                if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
+                partition(s, (uint32_t)f, items, len, part, start);
+                size_t present = 0;
+                int64_t lb = p->split_cost;
+                for (size_t v = 0; v < p->k[f]; v++) {
+                    size_t m = start[v + 1] - start[v];
+                    if (!m) continue;
+                    present++;
+                    br_stats cs = stats(s, part + start[v], m);
+                    size_t kl = extend(key, c, depth, (uint32_t)f, (uint32_t)v);
+                    lb += child_bound(s, key, kl, &cs, child_split);
+                }
+                if (present >= 2 && lb < bound) cand[n_cand++] = (br_cand){lb, (uint32_t)f};
+            }
+            qsort(cand, n_cand, sizeof *cand, cand_cmp);
+            for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
+                if (cand[t].lb >= bound) break;
+                uint32_t f = cand[t].f;
+                partition(s, f, items, len, part, start);
+                int64_t rest = 0;
+                for (size_t v = 0; v < p->k[f]; v++) {
+                    size_t m = start[v + 1] - start[v];
+                    clb[v] = 0;
+                    if (!m) continue;
+                    br_stats cs = stats(s, part + start[v], m);
+                    size_t kl = extend(key, c, depth, f, (uint32_t)v);
+                    clb[v] = child_bound(s, key, kl, &cs, child_split);
+                    rest += clb[v];
+                }
+                int64_t sum = p->split_cost;
+                bool complete = true;
+                for (size_t v = 0; v < p->k[f] && complete; v++) {
+                    size_t m = start[v + 1] - start[v];
+                    if (!m) continue;
+                    rest -= clb[v];
+                    int64_t child_ub = bound - sum - rest;
+                    size_t kl = extend(key, c, depth, f, (uint32_t)v);
+                    int64_t got = solve(s, part + start[v], m, key, kl, child_ub);
+                    sum += got;
+                    if (got >= child_ub || s->stopped_by) complete = false;
+                }
+                if (complete && sum < bound) {
+                    best = sum;
+                    best_f = f;
+                    bound = sum;
+                }
+                /* key was overwritten by the children's: restored by extend each time */
+            }
+        }
+        free(part);
+        free(start);
+        free(key);
+        free(clb);
+        free(cand);
+    }
+    e = memo_get(&s->memo, c, depth, !s->stopped_by); /* the table may have moved */
+    if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
+        if (e && best_f != BR_LEAF) e->feature = best_f, e->incumbent = true;
+        return ub;
+    }
+    if (best < ub) {
+        if (e) *e = (br_entry){.hash = e->hash, .key = e->key, .len = e->len, .lb = best, .best = best,
+                               .feature = best_f, .solved = true};
+        return best;
+    }
+    if (e && e->lb < ub) e->lb = ub;
+    return ub;
+}
+
+/* ------------------------------------------------------------ the tree */
+
+typedef struct br_build {
+    br_search *s;
+    br_result *r;
+    size_t cap;
+    pdt_error *err;
+} br_build;
+
+static pdt_status build_node(br_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
+                             size_t depth);
+
+static pdt_status grow_nodes(br_build *b, size_t need)
+{
+    br_result *r = b->r;
+    if (r->n_nodes + need <= b->cap) return PDT_OK;
+    size_t cap = b->cap ? 2 * b->cap : 64;
+    while (cap < r->n_nodes + need) cap *= 2;
+    br_node *nodes = realloc(r->nodes, cap * sizeof *nodes);
+    if (nodes) r->nodes = nodes;
+    uint64_t *counts = realloc(r->counts, cap * b->s->p->nc * sizeof *counts);
+    if (counts) r->counts = counts;
+    if (!nodes || !counts) return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
+    b->cap = cap;
+    return PDT_OK;
+}
+
+/* Fills node `at` (allocated by the caller) for the items of branch c. */
+static pdt_status build_node(br_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
+                             size_t depth)
+{
+    br_search *s = b->s;
+    const br_problem *p = s->p;
+    br_result *r = b->r;
+    br_stats st = stats(s, items, len);
+    uint64_t *counts = r->counts + at * p->nc;
+    memset(counts, 0, p->nc * sizeof *counts);
+    for (size_t t = 0; t < len; t++) counts[p->y[items[t]]]++;
+    br_node *nd = &r->nodes[at];
+    nd->label = st.label;
+    nd->n_items = len;
+    nd->errors = st.errors;
+    nd->feature = BR_LEAF;
+    nd->first = nd->n_children = 0;
+    br_entry *e = memo_get(&s->memo, c, depth, false);
+    if (!e || !(e->solved || e->incumbent) || e->feature == BR_LEAF) {
+        r->errors += st.errors;
+        return PDT_OK;
+    }
+    uint32_t f = e->feature;
+    uint32_t *part = malloc((len ? len : 1) * sizeof *part);
+    uint32_t *start = malloc((s->maxk + 1) * sizeof *start);
+    if (!part || !start) {
+        free(part);
+        free(start);
+        return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
+    }
+    partition(s, f, items, len, part, start);
+    size_t present = 0;
+    for (size_t v = 0; v < p->k[f]; v++) present += start[v + 1] > start[v];
+    pdt_status st2 = grow_nodes(b, present);
+    if (st2 == PDT_OK) {
+        size_t first = r->n_nodes;
+        r->n_nodes += present;
+        nd = &r->nodes[at];
+        nd->feature = f;
+        nd->first = (uint32_t)first;
+        nd->n_children = (uint32_t)present;
+        r->splits++;
+        size_t k = 0;
+        for (size_t v = 0; v < p->k[f] && st2 == PDT_OK; v++) {
+            size_t m = start[v + 1] - start[v];
+            if (!m) continue;
+            r->nodes[first + k].code = (uint16_t)v;
+            uint32_t *key = malloc((depth + 1) * sizeof *key);
+            if (!key) {
+                st2 = pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
+                break;
+            }
+            size_t kl = extend(key, c, depth, f, (uint32_t)v);
+            st2 = build_node(b, first + k, part + start[v], m, key, kl);
+            free(key);
+            k++;
+        }
+    }
+    free(part);
+    free(start);
+    return st2;
+}
+
+/* ------------------------------------------------------------ set-up */
+
+static pdt_status make_groups(br_search *s, pdt_error *err)
+{
+    const br_problem *p = s->p;
+    size_t n = p->n, slots = 64;
+    while (slots < 2 * n) slots *= 2;
+    uint32_t *table = malloc(slots * sizeof *table); /* row + 1 of a group's first row */
+    s->group = malloc((n ? n : 1) * sizeof *s->group);
+    if (!table || !s->group) {
+        free(table);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", n);
+    }
+    memset(table, 0, slots * sizeof *table);
+    uint32_t *first = malloc((n ? n : 1) * sizeof *first); /* group -> a row */
+    if (!first) {
+        free(table);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", n);
+    }
+    s->n_groups = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint16_t *row = p->x + i * p->nf;
+        uint64_t h = UINT64_C(1469598103934665603);
+        for (size_t f = 0; f < p->nf; f++) h = (h ^ row[f]) * UINT64_C(1099511628211);
+        size_t q = (size_t)(h ^ h >> 29) & (slots - 1);
+        for (;; q = (q + 1) & (slots - 1)) {
+            if (!table[q]) {
+                table[q] = (uint32_t)s->n_groups + 1;
+                first[s->n_groups] = (uint32_t)i;
+                s->group[i] = (uint32_t)s->n_groups++;
+                break;
+            }
+            uint32_t g = table[q] - 1;
+            if (memcmp(p->x + (size_t)first[g] * p->nf, row, p->nf * sizeof *row) == 0) {
+                s->group[i] = g;
+                break;
+            }
+        }
+    }
+    free(table);
+    free(first);
+    return PDT_OK;
+}
+
+void br_result_clear(br_result *r)
+{
+    free(r->nodes);
+    free(r->counts);
+    memset(r, 0, sizeof *r);
+}
+
+static void search_clear(br_search *s)
+{
+    free(s->memo.slots);
+    free(s->memo.keys);
+    free(s->group);
+    free(s->gcount);
+    free(s->touched);
+    free(s->ccount);
+}
+
+pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (p->nf > 65535)
+        return pdt_error_set(err, PDT_ELIMIT, "%zu features: the branch search takes at most 65535", p->nf);
+    if (p->n == 0 || p->nc == 0) return pdt_error_set(err, PDT_EINVAL, "no rows to fit");
+    br_search s = {.p = p};
+    s.memo.limit = p->memo_bytes ? p->memo_bytes : (size_t)1 << 30;
+    for (size_t f = 0; f < p->nf; f++)
+        if (p->k[f] > s.maxk) s.maxk = p->k[f];
+    if (!s.maxk) s.maxk = 1;
+    pdt_status st = make_groups(&s, err);
+    if (st == PDT_OK) {
+        s.gcount = calloc(s.n_groups * p->nc, sizeof *s.gcount);
+        s.touched = malloc(p->n * sizeof *s.touched);
+        s.ccount = malloc(p->nc * sizeof *s.ccount);
+        if (!s.gcount || !s.touched || !s.ccount) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+    }
+    uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
+    if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+    if (st == PDT_OK) {
+        for (size_t i = 0; i < p->n; i++) all[i] = (uint32_t)i;
+        clock_gettime(CLOCK_MONOTONIC, &s.start);
+        uint32_t none = 0;
+        solve(&s, all, p->n, &none, 0, BR_INF);
+        br_build b = {&s, out, 0, err};
+        st = grow_nodes(&b, 1);
+        if (st == PDT_OK) {
+            out->n_nodes = 1;
+            const char *stopped = s.stopped_by;
+            s.stopped_by = NULL;
+            st = build_node(&b, 0, all, p->n, &none, 0);
+            out->stopped_by = stopped;
+            out->optimal = stopped == NULL;
+        }
+        out->cost = (int64_t)out->errors * p->err_cost + (int64_t)out->splits * p->split_cost;
+        out->evaluations = s.evaluations;
+        out->memo_entries = s.memo.used;
+    }
+    free(all);
+    search_clear(&s);
+    if (st != PDT_OK) br_result_clear(out);
+    return st;
+}

@@ -1,0 +1,83 @@
+/* A dynamic programme over branches (Chaouki, Read, Bifet, "Branches"):
+ * optimal trees over discrete features, where a split on feature f has one
+ * child per value of f present in the region (two for a binary feature), for
+ * the sparse objective without any depth or size limit, or for the fewest
+ * errors (then the fewest branch nodes) under a depth limit.
+ *
+ * A branch is a conjunction of conditions x_f = v, one per feature at most;
+ * its depth is its length, so optima are cached by branch.  Costs are
+ * integers: an error costs err_cost, a branch node split_cost (λ = a/b on N
+ * rows: err_cost = b, split_cost = a·N).  The search is depth-first
+ * branch-and-bound: a region's leaf is optimal once no split can beat it —
+ * a split costs split_cost plus, in every child, the least of its leaf and
+ * another split over the errors no tree can avoid (rows equal on every
+ * feature with different labels): Branches' purification bound, sharpened by
+ * those unavoidable errors and by one level of look-ahead.  Splits are tried
+ * in the order of that bound, each child under the budget the others leave.
+ *
+ * Used by the categorical family (multiway splits on categorical columns,
+ * rules/categorical.c) and by the binary family for --sparse without limits
+ * (each binarised feature a two-valued one). */
+#ifndef PDT_BRANCHES_H
+#define PDT_BRANCHES_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pdt.h"
+
+#define BR_LEAF UINT32_MAX
+
+typedef struct br_problem {
+    size_t n, nf, nc;             /* rows, features, classes */
+    const uint16_t *x;            /* n * nf codes, row-major: row i's code of feature f */
+    const uint16_t *k;            /* nf: codes of feature f are < k[f] */
+    const uint32_t *y;            /* n class indices < nc */
+    int64_t err_cost, split_cost; /* > 0 and >= 0 */
+    uint32_t max_depth;           /* PDT_UNLIMITED: none */
+    size_t memo_bytes;            /* 0: 1 GiB */
+    double time_limit;            /* seconds; 0: none */
+    const volatile sig_atomic_t *stop;
+} br_problem;
+
+typedef struct br_node {
+    uint32_t feature;             /* BR_LEAF for a leaf */
+    uint32_t label;               /* majority class (ties: smallest index) */
+    uint32_t first, n_children;   /* children: nodes[first ..), in increasing code */
+    uint16_t code;                /* the code of the parent's feature that leads here */
+    uint64_t n_items;
+    uint64_t errors;              /* leaf: its misclassifications */
+} br_node;
+
+typedef struct br_result {
+    br_node *nodes;               /* nodes[0] is the root; a node's children are consecutive */
+    size_t n_nodes;
+    uint64_t *counts;             /* n_nodes * nc class counts */
+    int64_t cost;                 /* errors·err_cost + branch nodes·split_cost */
+    uint64_t errors, splits;
+    bool optimal;                 /* false: stopped (time, signal, memory) with the best so far */
+    const char *stopped_by;       /* "time limit", "interrupt", "memory limit" or NULL */
+    uint64_t evaluations, memo_entries;
+} br_result;
+
+pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err);
+void br_result_clear(br_result *r);
+
+#endif
+
+/* ------------------------------------------------------------ the families' fits (branches_fit.c) */
+
+/* The categorical family: a multiway split per categorical column, a
+ * threshold feature x ≤ t per cut of a numeric column; --sparse λ (with or
+ * without --depth) or --depth alone (fewest errors, then fewest nodes). */
+pdt_status br_fit_categorical(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                              pdt_error *err);
+/* What the categorical fit does not take, or NULL. */
+const char *br_fit_declines(const pdt_dataset *ds, const pdt_fit_options *opt);
+/* The binary family with --sparse and no depth or size limit: its binarised
+ * features, two children each. */
+pdt_status br_fit_binary(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+
+extern const pdt_rule_class pdt_rule_class_categorical;

@@ -1,0 +1,256 @@
+/* The branch search (branches.c) for two rule families: the categorical
+ * family's multiway splits (one way per category of a column; numeric columns
+ * cut by thresholds, two ways), and the binary family's --sparse without a
+ * depth or size limit.  Builds the problem's integer costs from the options
+ * and the model from the result. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "branches.h"
+#include "../../problems/classification.h"
+#include "../../rules/binary_impl.h"
+#include "model_impl.h"
+
+/* ------------------------------------------------------------ costs */
+
+/* err_cost and split_cost: λ = a/b on N rows costs b per error, a·N per
+ * branch node (errors/N + λ·nodes, times N·b).  Without λ: N + 1 per error,
+ * 1 per node, so the fewest errors come first, then the fewest nodes. */
+static pdt_status costs(br_problem *p, mpq_ptr lambda, const pdt_fit_options *opt, pdt_error *err)
+{
+    uint64_t n = p->n;
+    if (!opt->sparse) {
+        p->err_cost = (int64_t)n + 1;
+        p->split_cost = 1;
+        return PDT_OK;
+    }
+    if (!pdt_parse_rational(lambda, opt->sparse, strlen(opt->sparse)) || mpq_sgn(lambda) < 0)
+        return pdt_error_set(err, PDT_EINVAL, "option --sparse: '%s' is not a non-negative exact number "
+                             "(e.g. 0.01 or 1/100)", opt->sparse);
+    mpz_t split, worst;
+    mpz_inits(split, worst, NULL);
+    mpz_mul_ui(split, mpq_numref(lambda), (unsigned long)n);
+    /* the largest cost: every row wrong, and at most n − 1 branch nodes */
+    mpz_mul_ui(worst, mpq_denref(lambda), (unsigned long)n);
+    mpz_addmul_ui(worst, split, (unsigned long)n);
+    bool fits = mpz_sizeinbase(worst, 2) < 62;
+    if (fits) {
+        p->err_cost = (int64_t)mpz_get_ui(mpq_denref(lambda));
+        p->split_cost = (int64_t)mpz_get_ui(split);
+    }
+    mpz_clears(split, worst, NULL);
+    if (!fits)
+        return pdt_error_set(err, PDT_ELIMIT, "option --sparse: %s on %llu rows needs integers beyond 2^62 "
+                             "(write λ with fewer digits)", opt->sparse, (unsigned long long)n);
+    return PDT_OK;
+}
+
+/* ------------------------------------------------------------ features */
+
+/* How a search feature reads the data: a categorical column's code, or a
+ * binarised feature's bit. */
+typedef struct br_feature {
+    uint32_t column;
+    int32_t bin;  /* index into the encoding, -1 for a categorical column */
+} br_feature;
+
+typedef struct br_fit {
+    const pdt_dataset *ds;
+    const pdt_fit_options *opt;
+    bin_encoding enc;
+    br_feature *feat;
+    uint16_t *x, *k;
+    uint32_t *y;
+    br_problem p;
+    br_result r;
+    mpq_t lambda;
+    pdt_model *m;
+    int32_t *rule_of; /* feature -> model rule + 1 */
+    pdt_error *err;
+} br_fit;
+
+/* The features: categorical columns (multiway) when `multiway`, and the
+ * binarised features of the other columns (of every column otherwise). */
+static pdt_status make_features(br_fit *f, bool multiway)
+{
+    const pdt_dataset *ds = f->ds;
+    size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds), nf = 0;
+    pdt_status st = bin_encode(&f->enc, ds, multiway ? NULL : f->opt->rule_params.options, f->err);
+    if (st) return st;
+    f->feat = malloc((d + f->enc.n + 1) * sizeof *f->feat);
+    if (!f->feat) return pdt_error_set(f->err, PDT_ENOMEM, "out of memory");
+    for (size_t j = 0; multiway && j < d; j++) {
+        size_t k = pdt_dataset_categories(ds, j);
+        if (k > 65535)
+            return pdt_error_set(f->err, PDT_ELIMIT, "column \"%s\": %zu categories (at most 65535)",
+                                 pdt_dataset_feature_name(ds, j), k);
+        if (k >= 2 && pdt_dataset_distinct(ds, j) >= 2) f->feat[nf++] = (br_feature){(uint32_t)j, -1};
+    }
+    for (size_t b = 0; b < f->enc.n; b++)
+        if (!multiway || !pdt_dataset_is_categorical(ds, f->enc.f[b].column))
+            f->feat[nf++] = (br_feature){f->enc.f[b].column, (int32_t)b};
+    if (nf > 65535)
+        return pdt_error_set(f->err, PDT_ELIMIT, "%zu features: the branch search takes at most 65535", nf);
+    f->x = malloc((n * nf + 1) * sizeof *f->x);
+    f->k = malloc((nf + 1) * sizeof *f->k);
+    f->y = malloc((n + 1) * sizeof *f->y);
+    if (!f->x || !f->k || !f->y) return pdt_error_set(f->err, PDT_ENOMEM, "out of memory (%zu rows × %zu features)", n, nf);
+    for (size_t t = 0; t < nf; t++)
+        f->k[t] = f->feat[t].bin < 0 ? (uint16_t)pdt_dataset_categories(ds, f->feat[t].column) : 2;
+    for (size_t i = 0; i < n; i++) {
+        f->y[i] = pdt_dataset_label(ds, i);
+        for (size_t t = 0; t < nf; t++) {
+            const br_feature *g = &f->feat[t];
+            f->x[i * nf + t] = g->bin < 0 ? (uint16_t)pdt_dataset_value(ds, i, g->column)
+                                          : (uint16_t)bin_value(&f->enc, ds, (size_t)g->bin, i);
+        }
+    }
+    f->p = (br_problem){.n = n, .nf = nf, .nc = pdt_dataset_classes(ds), .x = f->x, .k = f->k, .y = f->y,
+                        .max_depth = f->opt->max_depth, .memo_bytes = f->opt->memo_megabytes << 20,
+                        .time_limit = f->opt->time_limit, .stop = f->opt->stop};
+    return costs(&f->p, f->lambda, f->opt, f->err);
+}
+
+/* ------------------------------------------------------------ the model */
+
+static pdt_status categorical_rule(pdt_rule *rule, uint32_t column, pdt_error *err)
+{
+    pdt_status st = pdt_rule_init(rule, &pdt_rule_class_categorical, 1, 0, err);
+    if (st == PDT_OK) rule->ints[0] = column;
+    return st;
+}
+
+static pdt_status model_rule(br_fit *f, uint32_t t, int32_t *index)
+{
+    pdt_model *m = f->m;
+    if (!f->rule_of[t]) {
+        const br_feature *g = &f->feat[t];
+        pdt_status st = g->bin < 0 ? categorical_rule(&m->rules[m->n_rules], g->column, f->err)
+                                   : bin_export(&m->rules[m->n_rules], &f->enc, f->ds, (size_t)g->bin, f->err);
+        if (st) return st;
+        f->rule_of[t] = (int32_t)++m->n_rules;
+    }
+    *index = f->rule_of[t] - 1;
+    return PDT_OK;
+}
+
+/* The search's tree (children consecutive, after their parent) as the model's. */
+static pdt_status make_tree(br_fit *f)
+{
+    pdt_model *m = f->m;
+    const br_result *r = &f->r;
+    size_t nn = r->n_nodes, nc = m->n_classes;
+    m->nodes = calloc(nn, sizeof *m->nodes);
+    m->counts = calloc(nn * nc, sizeof *m->counts);
+    m->rules = calloc(r->splits + 1, sizeof *m->rules);
+    m->ways = calloc(nn, sizeof *m->ways);
+    f->rule_of = calloc(f->p.nf + 1, sizeof *f->rule_of);
+    if (!m->nodes || !m->counts || !m->rules || !m->ways || !f->rule_of)
+        return pdt_error_set(f->err, PDT_ENOMEM, "out of memory (the tree)");
+    m->n_nodes = nn;
+    memcpy(m->counts, r->counts, nn * nc * sizeof *m->counts);
+    for (size_t i = 0; i < nn; i++) {
+        const br_node *b = &r->nodes[i];
+        pdt_tree_node *t = &m->nodes[i];
+        *t = (pdt_tree_node){.left = -1, .right = -1, .rule = -1, .label = b->label, .n_items = b->n_items};
+        if (b->feature == BR_LEAF) continue;
+        pdt_status st = model_rule(f, b->feature, &t->rule);
+        if (st) return st;
+        if (f->feat[b->feature].bin >= 0) { /* a binary feature: code 0 is the rule's left side */
+            if (b->n_children != 2)
+                return pdt_error_set(f->err, PDT_EINTERNAL, "a binary split with %u children", b->n_children);
+            t->left = (int32_t)b->first;
+            t->right = (int32_t)b->first + 1;
+            continue;
+        }
+        t->first_way = (uint32_t)m->n_ways;
+        t->n_ways = b->n_children;
+        for (uint32_t w = 0; w < b->n_children; w++)
+            m->ways[m->n_ways++] = (pdt_tree_way){r->nodes[b->first + w].code, (int32_t)(b->first + w)};
+    }
+    pdt_model_measure(m);
+    m->misclassifications = r->errors;
+    return PDT_OK;
+}
+
+static void set_objective(br_fit *f)
+{
+    pdt_model *m = f->m;
+    mpq_set_ui(m->objective, (unsigned long)m->misclassifications, 1);
+    if (!f->opt->sparse) return;
+    mpq_t t;
+    mpq_init(t);
+    mpq_set_ui(t, 1, (unsigned long)m->n_train);
+    mpq_mul(m->objective, m->objective, t);
+    mpq_set_ui(t, m->size, 1);
+    mpq_mul(t, t, f->lambda);
+    mpq_add(m->objective, m->objective, t);
+    mpq_clear(t);
+}
+
+static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, bool multiway,
+                      pdt_error *err)
+{
+    *out = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    br_fit f = {.ds = ds, .opt = opt, .err = err};
+    mpq_init(f.lambda);
+    pdt_status st = make_features(&f, multiway);
+    if (!st) st = br_solve(&f.r, &f.p, err);
+    if (!st) st = pdt_model_alloc(&f.m, err);
+    if (!st) st = cls_describe_model(f.m, ds, opt, multiway ? "branches" : "branches (binary)", err);
+    if (!st) st = make_tree(&f);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!st) {
+        set_objective(&f);
+        f.m->optimal = f.r.optimal;
+        f.m->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        f.m->stats.seconds = f.m->seconds;
+        f.m->stats.nodes = f.r.evaluations;
+        f.m->stats.memo_entries = f.r.memo_entries;
+        *out = f.m;
+        f.m = NULL;
+    }
+    pdt_model_free(&f.m);
+    br_result_clear(&f.r);
+    bin_encoding_clear(&f.enc);
+    free(f.feat);
+    free(f.x);
+    free(f.k);
+    free(f.y);
+    free(f.rule_of);
+    mpq_clear(f.lambda);
+    return st;
+}
+
+const char *br_fit_declines(const pdt_dataset *ds, const pdt_fit_options *opt)
+{
+    if (opt->trace) return "tracing (--explain)";
+    if (opt->min_leaf) return "--min-leaf";
+    if (opt->class_weights) return "class weights";
+    if (opt->lexicographic) return "--lexicographic (without --sparse the fewest nodes among the most "
+                                   "accurate trees are found anyway)";
+    if (opt->max_size != PDT_UNLIMITED) return "a size limit (use --sparse or --depth)";
+    if (pdt_dataset_has_weights(ds)) return "item weights";
+    if (opt->rule_params.options) return "rule options";
+    return NULL;
+}
+
+pdt_status br_fit_categorical(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                              pdt_error *err)
+{
+    *out = NULL;
+    const char *no = br_fit_declines(ds, opt);
+    if (no) return pdt_error_set(err, PDT_EINVAL, "categorical rules: the branch search does not take %s", no);
+    if (!opt->sparse && opt->max_depth == PDT_UNLIMITED)
+        return pdt_error_set(err, PDT_EINVAL, "categorical rules: give --sparse λ (no limit needed) or a depth "
+                             "limit (--depth D)");
+    return fit(out, ds, opt, true, err);
+}
+
+pdt_status br_fit_binary(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    return fit(out, ds, opt, false, err);
+}

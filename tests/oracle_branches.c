@@ -1,0 +1,290 @@
+/* The branch search (backends/branches/) against brute forces (issue 12):
+ *   - multiway trees on categorical data (2–4 columns of 2–4 categories, 2–3
+ *     classes), sparse objective errors/N + λ·(branch nodes) with no limit;
+ *   - the same trees under a depth limit without λ: fewest errors, then
+ *     fewest branch nodes;
+ *   - binary features (0/1 columns) with --sparse and no limit, which the
+ *     binary family sends to the branch search, against the brute force and
+ *     against the MurTree-class backend given a depth limit no tree can use.
+ * The brute force is the objective's definition evaluated over every tree,
+ * without bounds or caching; costs are exact integers (λ = a/b, N rows: an
+ * error costs b, a branch node a·N).  Every answer is also recounted from the
+ * model's own predictions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#define MAX_ROWS 40
+#define MAX_COLS 6
+
+typedef struct instance {
+    size_t n, d, classes;
+    unsigned k[MAX_COLS];
+    uint8_t x[MAX_ROWS][MAX_COLS];
+    uint8_t y[MAX_ROWS];
+    int64_t a, b; /* λ = a/b */
+} instance;
+
+/* Least (cost, nodes) over every tree on the rows of mask: a leaf, or a split
+ * on a column with at least two values there — one child per value present
+ * (multiway), or, for binary columns, two.  depth_left bounds the branch
+ * levels; nodes breaks ties between equal costs (fewest). */
+typedef struct best {
+    int64_t cost;
+    unsigned nodes;
+} best;
+
+static bool better(best x, best y) { return x.cost < y.cost || (x.cost == y.cost && x.nodes < y.nodes); }
+
+static best brute(const instance *in, uint64_t mask, unsigned depth_left, int64_t err_cost, int64_t split_cost)
+{
+    unsigned count[3] = {0}, total = 0, most = 0;
+    for (size_t i = 0; i < in->n; i++)
+        if (mask >> i & 1) count[in->y[i]]++, total++;
+    for (size_t c = 0; c < in->classes; c++)
+        if (count[c] > most) most = count[c];
+    best b = {(int64_t)(total - most) * err_cost, 0};
+    if (depth_left == 0) return b;
+    for (size_t j = 0; j < in->d; j++) {
+        uint64_t part[4] = {0};
+        for (size_t i = 0; i < in->n; i++)
+            if (mask >> i & 1) part[in->x[i][j]] |= UINT64_C(1) << i;
+        unsigned present = 0;
+        for (unsigned v = 0; v < in->k[j]; v++) present += part[v] != 0;
+        if (present < 2) continue;
+        best s = {split_cost, 1};
+        for (unsigned v = 0; v < in->k[j]; v++) {
+            if (!part[v]) continue;
+            best c = brute(in, part[v], depth_left - 1, err_cost, split_cost);
+            s.cost += c.cost;
+            s.nodes += c.nodes;
+        }
+        if (better(s, b)) b = s;
+    }
+    return b;
+}
+
+static const char *const names[] = {"red", "green", "blue", "amber"};
+static const char *const labels[] = {"no", "yes", "maybe"};
+static const struct { int64_t a, b; const char *text; } lambdas[] = {
+    {0, 1, "0"}, {1, 100, "0.01"}, {1, 20, "0.05"}, {1, 8, "0.125"}, {1, 3, "1/3"}, {3, 1000, "0.003"},
+};
+
+static void random_instance(instance *in, tu_rng *rng, bool binary)
+{
+    in->n = 4 + tu_below(rng, binary ? 28 : 32);
+    in->d = binary ? 2 + tu_below(rng, 4) : 2 + tu_below(rng, 3);
+    in->classes = 2 + tu_below(rng, 2);
+    for (size_t j = 0; j < in->d; j++) in->k[j] = binary ? 2 : 2 + tu_below(rng, 3);
+    for (size_t i = 0; i < in->n; i++) {
+        for (size_t j = 0; j < in->d; j++) in->x[i][j] = (uint8_t)tu_below(rng, in->k[j]);
+        /* a label that mostly follows the first two columns, so trees have structure */
+        unsigned noisy = tu_below(rng, 4) == 0;
+        in->y[i] = (uint8_t)(noisy ? tu_below(rng, (uint32_t)in->classes)
+                                   : (in->x[i][0] + in->x[i][1 % in->d]) % in->classes);
+    }
+}
+
+static void instance_csv(char *out, size_t cap, const instance *in, bool binary)
+{
+    size_t used = 0;
+    for (size_t j = 0; j < in->d; j++) used += (size_t)snprintf(out + used, cap - used, "c%zu,", j);
+    used += (size_t)snprintf(out + used, cap - used, "y\n");
+    for (size_t i = 0; i < in->n; i++) {
+        for (size_t j = 0; j < in->d; j++)
+            used += binary ? (size_t)snprintf(out + used, cap - used, "%u,", in->x[i][j])
+                           : (size_t)snprintf(out + used, cap - used, "%s,", names[in->x[i][j]]);
+        used += (size_t)snprintf(out + used, cap - used, "%s\n", labels[in->y[i]]);
+    }
+}
+
+static pdt_model *fit(const pdt_dataset *ds, const char *rules, const char *sparse, uint32_t depth)
+{
+    pdt_fit_options opt;
+    pdt_fit_options_init(&opt);
+    opt.rules = rules;
+    opt.sparse = sparse;
+    opt.max_depth = depth;
+    pdt_model *m = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_fit(&m, ds, &opt, &err) != PDT_OK) fail_msg("fit %s: %s", rules, err.message);
+    assert_true(pdt_model_optimal(m));
+    return m;
+}
+
+/* Errors recounted from the model's predictions on its training rows. */
+static unsigned recount(const pdt_model *m, const pdt_dataset *ds)
+{
+    size_t n = pdt_dataset_rows(ds);
+    uint32_t pred[MAX_ROWS];
+    pdt_error err;
+    if (pdt_model_predict(pred, m, ds, &err) != PDT_OK) fail_msg("predict: %s", err.message);
+    unsigned wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += strcmp(pdt_model_class_name(m, pred[i]), pdt_dataset_class_name(ds, pdt_dataset_label(ds, i))) != 0;
+    return wrong;
+}
+
+/* The model's objective must be errors/N + λ·size with the recounted errors,
+ * and equal the brute force's cost (scaled by N·b). */
+static void expect_sparse(const pdt_model *m, const pdt_dataset *ds, const instance *in, best want,
+                          const char *what, const char *csv)
+{
+    int64_t a = in->a, b = in->b, n = (int64_t)in->n;
+    unsigned wrong = recount(m, ds);
+    int64_t got = (int64_t)wrong * b + (int64_t)pdt_model_size(m) * a * n;
+    mpq_t obj, expect;
+    mpq_inits(obj, expect, NULL);
+    pdt_model_objective(obj, m);
+    mpq_set_si(expect, got, (unsigned long)(n * b));
+    mpq_canonicalize(expect);
+    if (got != want.cost || !mpq_equal(obj, expect))
+        fail_msg("%s, λ = %lld/%lld: brute force %lld (%u nodes), pdt %lld (%u errors, %u nodes)\n%s", what,
+                 (long long)a, (long long)b, (long long)want.cost, want.nodes, (long long)got, wrong,
+                 pdt_model_size(m), csv);
+    mpq_clears(obj, expect, NULL);
+}
+
+static void test_multiway_sparse(void **state)
+{
+    (void)state;
+    tu_rng rng = {0x51a7e12};
+    char csv[4096];
+    size_t nodes = 0;
+    for (int t = 0; t < 300; t++) {
+        instance in;
+        random_instance(&in, &rng, false);
+        size_t l = (size_t)t % (sizeof lambdas / sizeof *lambdas);
+        in.a = lambdas[l].a, in.b = lambdas[l].b;
+        instance_csv(csv, sizeof csv, &in, false);
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+        best want = brute(&in, (UINT64_C(1) << in.n) - 1, UINT32_MAX, in.b, in.a * (int64_t)in.n);
+        pdt_model *m = fit(ds, "categorical", lambdas[l].text, PDT_UNLIMITED);
+        expect_sparse(m, ds, &in, want, "multiway", csv);
+        nodes += pdt_model_size(m);
+        pdt_model_free(&m);
+        pdt_dataset_free(&ds);
+    }
+    print_message("300 multiway instances, %zu branch nodes in all\n", nodes);
+}
+
+static void test_multiway_depth(void **state)
+{
+    (void)state;
+    tu_rng rng = {0xde97};
+    char csv[4096];
+    for (int t = 0; t < 300; t++) {
+        instance in;
+        random_instance(&in, &rng, false);
+        unsigned depth = 1 + (unsigned)t % 3;
+        instance_csv(csv, sizeof csv, &in, false);
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+        /* fewest errors, then fewest nodes: an error outweighs every node */
+        best want = brute(&in, (UINT64_C(1) << in.n) - 1, depth, (int64_t)in.n + 1, 1);
+        pdt_model *m = fit(ds, "categorical", NULL, depth);
+        unsigned wrong = recount(m, ds);
+        int64_t got = (int64_t)wrong * ((int64_t)in.n + 1) + pdt_model_size(m);
+        if (got != want.cost || pdt_model_depth(m) > depth)
+            fail_msg("depth %u: brute force %lld errors %u nodes, pdt %u errors %u nodes depth %u\n%s", depth,
+                     (long long)(want.cost / ((int64_t)in.n + 1)), want.nodes, wrong, pdt_model_size(m),
+                     pdt_model_depth(m), csv);
+        pdt_model_free(&m);
+        pdt_dataset_free(&ds);
+    }
+}
+
+static void test_binary_sparse_without_limits(void **state)
+{
+    (void)state;
+    tu_rng rng = {0xb17a};
+    char csv[4096];
+    for (int t = 0; t < 300; t++) {
+        instance in;
+        random_instance(&in, &rng, true);
+        size_t l = (size_t)t % (sizeof lambdas / sizeof *lambdas);
+        in.a = lambdas[l].a, in.b = lambdas[l].b;
+        instance_csv(csv, sizeof csv, &in, true);
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+        assert_true(pdt_dataset_is_binary(ds));
+        best want = brute(&in, (UINT64_C(1) << in.n) - 1, UINT32_MAX, in.b, in.a * (int64_t)in.n);
+        pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
+        expect_sparse(m, ds, &in, want, "binary, no limit", csv);
+        pdt_model_free(&m);
+        /* the MurTree-class backend, limited only by the number of columns */
+        m = fit(ds, "binary", lambdas[l].text, (uint32_t)in.d);
+        expect_sparse(m, ds, &in, want, "binary, depth = columns", csv);
+        pdt_model_free(&m);
+        pdt_dataset_free(&ds);
+    }
+}
+
+/* Saved and loaded, a multiway model predicts as before and draws its ways. */
+static void test_multiway_model_round_trip(void **state)
+{
+    (void)state;
+    const char *csv = "c,d,y\nred,x,a\nred,y,a\nblue,x,b\nblue,y,c\ngreen,x,c\ngreen,y,c\namber,x,b\n";
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "rt.csv", NULL, &err)) fail_msg("%s", err.message);
+    pdt_model *m = fit(ds, "categorical", "0.01", PDT_UNLIMITED);
+    assert_int_equal(recount(m, ds), 0);
+    assert_int_equal(pdt_model_size(m), 2); /* c four ways, then d under blue */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/multiway.json", tu_tmpdir());
+    assert_int_equal(pdt_model_save_json(m, path, &err), PDT_OK);
+    pdt_model *back = NULL;
+    if (pdt_model_load_json(&back, path, &err) != PDT_OK) fail_msg("%s", err.message);
+    assert_int_equal(pdt_model_size(back), 2);
+    assert_int_equal(recount(back, ds), 0);
+    char *json = tu_read_file(path);
+    assert_non_null(strstr(json, "\"ways\""));
+    assert_non_null(strstr(json, "c = amber"));
+    free(json);
+    /* an unseen category takes the node's majority; a known one its way */
+    const char *other = "c,d,y\npurple,x,c\nred,y,a\n";
+    pdt_dataset *ds2 = NULL;
+    if (pdt_dataset_read_csv(&ds2, other, strlen(other), "o.csv", NULL, &err)) fail_msg("%s", err.message);
+    uint32_t pred[2];
+    assert_int_equal(pdt_model_predict(pred, back, ds2, &err), PDT_OK);
+    assert_string_equal(pdt_model_class_name(back, pred[0]), "c"); /* 3 of 7 rows are c */
+    assert_string_equal(pdt_model_class_name(back, pred[1]), "a");
+    /* text and DOT name the categories of each way */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(pdt_model_write_text(back, f, &err), PDT_OK);
+    fclose(f);
+    assert_non_null(strstr(text, "if c = amber:"));
+    assert_non_null(strstr(text, "elif c = red:"));
+    assert_non_null(strstr(text, "else (other c):"));
+    free(text);
+    snprintf(path, sizeof path, "%s/multiway.dot", tu_tmpdir());
+    assert_int_equal(pdt_model_render(back, path, "dot", &err), PDT_OK);
+    char *dot = tu_read_file(path);
+    assert_non_null(strstr(dot, "c = green"));
+    free(dot);
+    pdt_dataset_free(&ds2);
+    pdt_model_free(&back);
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_multiway_sparse),
+        cmocka_unit_test(test_multiway_depth),
+        cmocka_unit_test(test_binary_sparse_without_limits),
+        cmocka_unit_test(test_multiway_model_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
