@@ -1,4 +1,5 @@
 /* The fitted model: allocation, accessors, shape and prediction. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,7 +194,7 @@ static pdt_status map_features(size_t *col, const pdt_model *m, const pdt_datase
 }
 
 /* Leaf reached by the point x; the walk ends because children follow parents. */
-static pdt_status walk(uint32_t *label, const pdt_model *m, mpq_srcptr x, pdt_error *err)
+static pdt_status walk(uint32_t *leaf, const pdt_model *m, mpq_srcptr x, pdt_error *err)
 {
     const pdt_tree_node *n = &m->nodes[0];
     while (n->left >= 0) {
@@ -204,17 +205,17 @@ static pdt_status walk(uint32_t *label, const pdt_model *m, mpq_srcptr x, pdt_er
             return pdt_error_prefix(err, "rule family %s: classify: ", rule->cls->name);
         n = &m->nodes[left ? n->left : n->right];
     }
-    *label = n->label;
+    *leaf = (uint32_t)(n - m->nodes);
     return PDT_OK;
 }
 
-static pdt_status predict_rows(uint32_t *classes, const pdt_model *m, const pdt_dataset *ds,
+static pdt_status predict_rows(uint32_t *leaves, const pdt_model *m, const pdt_dataset *ds,
                                const size_t *col, mpq_t *x, pdt_error *err)
 {
     size_t rows = pdt_dataset_rows(ds);
     for (size_t i = 0; i < rows; i++) {
         for (size_t j = 0; j < m->dims; j++) pdt_dataset_value_exact(x[j], ds, i, col[j]);
-        pdt_status st = walk(&classes[i], m, (mpq_srcptr)x, err);
+        pdt_status st = walk(&leaves[i], m, (mpq_srcptr)x, err);
         if (st != PDT_OK)
             return pdt_error_prefix(err, "%s: row %zu: ", pdt_dataset_name(ds), i + 1);
     }
@@ -233,6 +234,29 @@ static pdt_status check_classifiers(const pdt_model *m, pdt_error *err)
 pdt_status pdt_model_predict(uint32_t *classes, const pdt_model *model, const pdt_dataset *ds,
                              pdt_error *err)
 {
+    pdt_status st = pdt_model_apply(classes, model, ds, err);
+    for (size_t i = 0; st == PDT_OK && i < pdt_dataset_rows(ds); i++)
+        classes[i] = model->nodes[classes[i]].label;
+    return st;
+}
+
+size_t pdt_model_nodes(const pdt_model *model) { return model->n_nodes; }
+
+uint32_t pdt_model_node_label(const pdt_model *model, size_t k)
+{
+    assert(k < model->n_nodes);
+    return model->nodes[k].label;
+}
+
+const uint64_t *pdt_model_node_counts(const pdt_model *model, size_t k)
+{
+    assert(k < model->n_nodes);
+    return model->counts + k * model->n_classes;
+}
+
+pdt_status pdt_model_apply(uint32_t *leaves, const pdt_model *model, const pdt_dataset *ds,
+                           pdt_error *err)
+{
     pdt_status st = pdt_model_check(model, err);
     if (st == PDT_OK) st = check_classifiers(model, err);
     if (st != PDT_OK) return st;
@@ -246,7 +270,7 @@ pdt_status pdt_model_predict(uint32_t *classes, const pdt_model *model, const pd
     }
     for (size_t j = 0; j < dims; j++) mpq_init(x[j]);
     st = map_features(col, model, ds, err);
-    if (st == PDT_OK) st = predict_rows(classes, model, ds, col, x, err);
+    if (st == PDT_OK) st = predict_rows(leaves, model, ds, col, x, err);
     for (size_t j = 0; j < dims; j++) mpq_clear(x[j]);
     free(x);
     free(col);

@@ -89,6 +89,24 @@ pdt_status pdt_dataset_read_csv(pdt_dataset **out, const char *text, size_t len,
 pdt_status pdt_dataset_load_dl85(pdt_dataset **out, const char *path, pdt_error *err);
 pdt_status pdt_dataset_read_dl85(pdt_dataset **out, const char *text, size_t len, const char *name,
                                  pdt_error *err);
+/* A dataset from arrays (language bindings): n rows of d features, row-major
+ * doubles, each kept exactly (a double is a rational: 0.1 is the double's
+ * 3602879701896397/2^55, not 1/10); NaN and infinities are refused naming the
+ * row and column.  The result is what the CSV loader builds from the same
+ * values: ranks, distinct counts, the binary flag. */
+typedef struct pdt_array_data {
+    size_t n, d;
+    const double *x;                    /* n*d, row-major */
+    const char *const *feature_names;   /* d distinct names, or NULL: col1, col2, ... */
+    const uint32_t *labels;             /* n class codes < n_classes, or NULL: no labels */
+    const char *const *class_names;     /* n_classes distinct non-empty names (kept in this
+                                           order: class c is class_names[c]) */
+    size_t n_classes;
+    const double *weights;              /* n finite weights >= 0, or NULL: all 1 */
+    const char *name;                   /* for messages; NULL: "<arrays>" */
+} pdt_array_data;
+
+pdt_status pdt_dataset_from_arrays(pdt_dataset **out, const pdt_array_data *in, pdt_error *err);
 /* A new dataset holding the given rows (in that order) of ds. */
 pdt_status pdt_dataset_subset(pdt_dataset **out, const pdt_dataset *ds, const uint32_t *rows,
                               size_t n_rows, pdt_error *err);
@@ -254,6 +272,15 @@ bool pdt_model_perfect(const pdt_model *model, pdt_perfect_info *info);
  * matched by name; values are compared exactly. */
 pdt_status pdt_model_predict(uint32_t *classes, const pdt_model *model, const pdt_dataset *ds,
                              pdt_error *err);
+/* The node (an index below pdt_model_nodes) at which every row of ds ends:
+ * pdt_model_predict's walk, stopping at the leaf instead of its label. */
+pdt_status pdt_model_apply(uint32_t *leaves, const pdt_model *model, const pdt_dataset *ds,
+                           pdt_error *err);
+size_t pdt_model_nodes(const pdt_model *model);
+/* Node k's label (its training majority) and its training items per class
+ * (pdt_model_classes of them, unweighted). */
+uint32_t pdt_model_node_label(const pdt_model *model, size_t k);
+const uint64_t *pdt_model_node_counts(const pdt_model *model, size_t k);
 /* Human-readable tree, one node per line. */
 pdt_status pdt_model_write_text(const pdt_model *model, FILE *out, pdt_error *err);
 /* JSON result document (see docs/formats.md).  Written to a temporary file and
