@@ -251,6 +251,8 @@ uint32_t pdt_model_size(const pdt_model *model);  /* branch nodes */
 uint32_t pdt_model_depth(const pdt_model *model); /* branch levels; a single leaf has depth 0 */
 size_t pdt_model_classes(const pdt_model *model);
 const char *pdt_model_class_name(const pdt_model *model, size_t c);
+size_t pdt_model_dims(const pdt_model *model);  /* features the model reads */
+const char *pdt_model_feature_name(const pdt_model *model, size_t j);
 double pdt_model_seconds(const pdt_model *model);
 
 /* What a perfect fit (pdt_fit_options.perfect) found and proved. */
@@ -281,6 +283,10 @@ size_t pdt_model_nodes(const pdt_model *model);
  * (pdt_model_classes of them, unweighted). */
 uint32_t pdt_model_node_label(const pdt_model *model, size_t k);
 const uint64_t *pdt_model_node_counts(const pdt_model *model, size_t k);
+/* Node k's children (-1 for a leaf) and its rule in readable form ("x2 <= 3.5";
+ * malloc'd, release with free; "" for a leaf). */
+void pdt_model_node_children(int32_t *left, int32_t *right, const pdt_model *model, size_t k);
+pdt_status pdt_model_node_rule(char **text, const pdt_model *model, size_t k, pdt_error *err);
 /* Human-readable tree, one node per line. */
 pdt_status pdt_model_write_text(const pdt_model *model, FILE *out, pdt_error *err);
 /* JSON result document (see docs/formats.md).  Written to a temporary file and
