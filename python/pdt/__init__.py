@@ -104,6 +104,30 @@ def _class_names(classes):
     return names
 
 
+#: Largest total of sample weights fitted (rows are repeated: see _repeat_rows).
+MAX_TOTAL_WEIGHT = 10_000_000
+
+
+def _repeat_rows(X, codes, sample_weight):
+    """libpdt weighs classes, not rows: an integer sample weight w is fitted
+    exactly by repeating the row w times (0 drops it), which is what weighting
+    the misclassifications means.  Other weights are refused."""
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim == 0:
+        w = np.full(X.shape[0], float(w))
+    if w.shape != (X.shape[0],):
+        raise ValueError(f"sample_weight has shape {w.shape}, expected ({X.shape[0]},)")
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or np.any(w != np.floor(w)):
+        raise ValueError("sample_weight: pdt fits integer weights >= 0 only (a row of weight w counts as w "
+                         "rows); scale fractional weights to integers")
+    if w.sum() > MAX_TOTAL_WEIGHT:
+        raise ValueError(f"sample_weight: the weights add up to {w.sum():g}, more than {MAX_TOTAL_WEIGHT} rows")
+    if w.sum() == 0:
+        raise ValueError("sample_weight: every weight is 0")
+    repeat = w.astype(np.int64)
+    return np.ascontiguousarray(np.repeat(X, repeat, axis=0)), np.ascontiguousarray(np.repeat(codes, repeat))
+
+
 class Tree:
     """The fitted tree: node arrays in the model's order (node 0 is the root).
 
@@ -239,19 +263,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             y = np.ravel(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
         codes = np.ascontiguousarray(codes, dtype=np.uint32)
-        weights = None
         if sample_weight is not None:
-            weights = np.ascontiguousarray(np.broadcast_to(np.asarray(sample_weight, dtype=np.float64),
-                                                           (X.shape[0],)))
+            X, codes = _repeat_rows(X, codes, sample_weight)
         n, d = X.shape
         self._features = _feature_names(self, d)
-        self.model_ = _pdt.fit(X, n, d, self._features, codes, _class_names(self.classes_), weights, **options)
+        self.model_ = _pdt.fit(X, n, d, self._features, codes, _class_names(self.classes_), None, **options)
         self._set_fitted(self.model_)
-        if weights is not None:  # leaf frequencies weighted like the fit
-            leaves = self._apply(X)
-            value = np.zeros(self.tree_.value.shape, dtype=np.float64)
-            np.add.at(value, (leaves, codes), weights)
-            self._leaf_value = value
         return self
 
     def _set_fitted(self, model):
@@ -280,8 +297,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[codes]
 
     def predict_proba(self, X):
-        """Class frequencies of the training rows in each row's leaf (weighted by
-        the fit's sample weights); a leaf no training row reached gives its label 1."""
+        """Class frequencies of the training rows in each row's leaf (a row of
+        sample weight w counts w times); a leaf no training row reached gives its label 1."""
         if _HAVE_SKLEARN:
             check_is_fitted(self)
         leaves = self._apply(self._check_X(X, False))
