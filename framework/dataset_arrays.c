@@ -1,5 +1,6 @@
 /* Datasets from arrays (the Python binding): every double is kept as the
- * rational it is exactly, labels are class codes with names given in order.
+ * rational it is exactly, or every cell is a text read as an exact decimal or
+ * fraction; labels are class codes with names given in order.
  * The result is built with the allocators and the ranking the CSV loader
  * uses, so the two agree on the same values. */
 #include <math.h>
@@ -8,28 +9,59 @@
 #include <string.h>
 
 #include "dataset_impl.h"
+#include "pdt_plugin.h"
 
 /* A double that is an integer below 2^53 in magnitude: exact without GMP. */
 static bool plain_integer(double v) { return v == trunc(v) && fabs(v) < 9007199254740992.0; }
 
 static const char *data_name(const pdt_array_data *in) { return in->name ? in->name : "<arrays>"; }
 
-/* Refuses NaN and infinities naming the 1-based row and column; *exact
- * says whether some value needs a rational. */
+/* Cell k as a rational and its nearest double; false for NaN, an infinity
+ * or a text that is not an exact decimal or fraction. */
+static bool read_cell(mpq_ptr q, double *v, const pdt_array_data *in, size_t k)
+{
+    if (in->cells) {
+        const char *t = in->cells[k] ? in->cells[k] : "";
+        if (!pdt_parse_rational(q, t, strlen(t))) return false;
+        *v = pdt_rational_to_double(q);
+        return true;
+    }
+    *v = in->x[k] == 0.0 ? 0.0 : in->x[k]; /* -0.0 is 0 */
+    if (!isfinite(*v)) return false;
+    mpq_set_d(q, *v); /* exact: a double is a dyadic rational */
+    return true;
+}
+
+static pdt_status bad_cell(const pdt_array_data *in, size_t i, size_t j, pdt_error *err)
+{
+    char what[96];
+    const size_t k = i * in->d + j;
+    if (in->cells)
+        snprintf(what, sizeof what, "\"%.60s%s\" is not a number", in->cells[k] ? in->cells[k] : "",
+                 in->cells[k] && strlen(in->cells[k]) > 60 ? "..." : "");
+    else
+        snprintf(what, sizeof what, "%s is not a finite number", isnan(in->x[k]) ? "NaN" : "an infinity");
+    const char *name = in->feature_names ? in->feature_names[j] : NULL;
+    return pdt_error_set(err, PDT_EINVAL, "%s: row %zu, column %zu%s%s%s: %s", data_name(in), i + 1, j + 1,
+                         name ? " (\"" : "", name ? name : "", name ? "\")" : "", what);
+}
+
+/* Refuses what is not a finite number naming the 1-based row and column;
+ * *exact says whether some value needs a rational (not an integer below 2^53). */
 static pdt_status check_values(bool *exact, const pdt_array_data *in, pdt_error *err)
 {
     *exact = false;
-    for (size_t i = 0; i < in->n; i++)
-        for (size_t j = 0; j < in->d; j++) {
-            double v = in->x[i * in->d + j];
-            if (!isfinite(v))
-                return pdt_error_set(err, PDT_EINVAL, "%s: row %zu, column %zu%s%s%s: %s is not a finite number",
-                                     data_name(in), i + 1, j + 1, in->feature_names ? " (\"" : "",
-                                     in->feature_names ? in->feature_names[j] : "",
-                                     in->feature_names ? "\")" : "", isnan(v) ? "NaN" : "an infinity");
-            if (!plain_integer(v)) *exact = true;
+    pdt_status st = PDT_OK;
+    mpq_t q;
+    mpq_init(q);
+    for (size_t i = 0; i < in->n && st == PDT_OK; i++)
+        for (size_t j = 0; j < in->d && st == PDT_OK; j++) {
+            double v;
+            if (!read_cell(q, &v, in, i * in->d + j)) st = bad_cell(in, i, j, err);
+            else if (mpz_cmp_ui(mpq_denref(q), 1) != 0 || !plain_integer(v)) *exact = true;
         }
-    return PDT_OK;
+    mpq_clear(q);
+    return st;
 }
 
 static pdt_status check_names(const char *const *names, size_t count, const char *what, const char *plural,
@@ -71,7 +103,9 @@ static pdt_status check_weights(const pdt_array_data *in, pdt_error *err)
 
 static pdt_status check_input(bool *exact, const pdt_array_data *in, pdt_error *err)
 {
-    if (in->n && in->d && !in->x) return pdt_error_set(err, PDT_EINVAL, "%s: no values", data_name(in));
+    if (in->n && in->d && !in->x == !in->cells)
+        return pdt_error_set(err, PDT_EINVAL, "%s: give the values as doubles or as texts (one of the two)",
+                             data_name(in));
     pdt_status st = in->feature_names ? check_names(in->feature_names, in->d, "feature column", "feature columns", in, err) : PDT_OK;
     if (st == PDT_OK) st = check_values(exact, in, err);
     if (st == PDT_OK) st = check_labels(in, err);
@@ -94,15 +128,15 @@ static pdt_status set_features(pdt_dataset *ds, const pdt_array_data *in, pdt_er
 static pdt_status set_values(pdt_dataset *ds, const pdt_array_data *in, pdt_error *err)
 {
     pdt_status st = PDT_OK;
-    mpq_t v;
-    mpq_init(v);
+    mpq_t q;
+    mpq_init(q);
     for (size_t cell = 0; cell < in->n * in->d && st == PDT_OK; cell++) {
-        ds->x[cell] = in->x[cell] == 0.0 ? 0.0 : in->x[cell]; /* -0.0 is 0 */
-        if (!ds->q) continue;
-        mpq_set_d(v, ds->x[cell]); /* exact: a double is a dyadic rational */
-        st = pdt_dataset_store_exact(ds, cell, v, err);
+        if (!read_cell(q, &ds->x[cell], in, cell))
+            st = pdt_error_set(err, PDT_EINTERNAL, "%s: cell %zu changed while read", data_name(in), cell);
+        else if (ds->q)
+            st = pdt_dataset_store_exact(ds, cell, q, err);
     }
-    mpq_clear(v);
+    mpq_clear(q);
     return st;
 }
 

@@ -91,12 +91,15 @@ pdt_status pdt_dataset_read_dl85(pdt_dataset **out, const char *text, size_t len
                                  pdt_error *err);
 /* A dataset from arrays (language bindings): n rows of d features, row-major
  * doubles, each kept exactly (a double is a rational: 0.1 is the double's
- * 3602879701896397/2^55, not 1/10); NaN and infinities are refused naming the
- * row and column.  The result is what the CSV loader builds from the same
+ * 3602879701896397/2^55, not 1/10), or n*d texts read exactly as decimals or
+ * fractions; NaN, infinities and non-numbers are refused naming the row and
+ * column.  The result is what the CSV loader builds from the same
  * values: ranks, distinct counts, the binary flag. */
 typedef struct pdt_array_data {
     size_t n, d;
     const double *x;                    /* n*d, row-major */
+    const char *const *cells;           /* instead of x: n*d exact numbers as text, row-major,
+                                           as a CSV cell holds them ("0.1" is 1/10, "1/3") */
     const char *const *feature_names;   /* d distinct names, or NULL: col1, col2, ... */
     const uint32_t *labels;             /* n class codes < n_classes, or NULL: no labels */
     const char *const *class_names;     /* n_classes distinct non-empty names (kept in this

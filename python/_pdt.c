@@ -62,7 +62,7 @@ static const char **names_of(PyObject *seq, size_t want, const char *what)
 typedef struct arrays {
     Py_buffer x, y, w;
     bool has_y, has_w;
-    const char **features, **classes;
+    const char **features, **classes, **cells;
     pdt_array_data in;
 } arrays;
 
@@ -73,6 +73,7 @@ static void arrays_release(arrays *a)
     if (a->has_w) PyBuffer_Release(&a->w);
     PyMem_Free(a->features);
     PyMem_Free(a->classes);
+    PyMem_Free(a->cells);
 }
 
 static bool buffer_of(Py_buffer *b, PyObject *obj, size_t count, size_t item, const char *what)
@@ -85,7 +86,7 @@ static bool buffer_of(Py_buffer *b, PyObject *obj, size_t count, size_t item, co
     return false;
 }
 
-/* x: n*d float64 bytes; features: d names; y (uint32 codes) with classes, and
+/* x: n*d float64 bytes, or a list of n*d texts (exact decimals, fractions); features: d names; y (uint32 codes) with classes, and
  * w (float64), each None when absent. */
 static bool arrays_get(arrays *a, PyObject *x, Py_ssize_t n, Py_ssize_t d, PyObject *features,
                        PyObject *y, PyObject *classes, PyObject *w)
@@ -93,8 +94,13 @@ static bool arrays_get(arrays *a, PyObject *x, Py_ssize_t n, Py_ssize_t d, PyObj
     memset(a, 0, sizeof *a);
     if (n < 0 || d < 0) return PyErr_SetString(PyExc_ValueError, "negative shape"), false;
     a->in = (pdt_array_data){.n = (size_t)n, .d = (size_t)d, .name = "the data"};
-    if (!buffer_of(&a->x, x, a->in.n * a->in.d, sizeof(double), "x")) return false;
-    a->in.x = a->x.buf;
+    if (PyList_Check(x)) { /* n*d exact numbers as text */
+        if (!(a->cells = names_of(x, a->in.n * a->in.d, "cells"))) return false;
+        a->in.cells = a->cells;
+    } else {
+        if (!buffer_of(&a->x, x, a->in.n * a->in.d, sizeof(double), "x")) return false;
+        a->in.x = a->x.buf;
+    }
     if (!(a->features = names_of(features, a->in.d, "feature names"))) return false;
     a->in.feature_names = a->features;
     if (y != Py_None) {

@@ -171,6 +171,38 @@ static void test_dataset_arrays_refuses_bad_input(void **state)
     expect_error(&in, "row 2: weight -0.5 is not a finite number >= 0");
 }
 
+/* Texts are read as the CSV loader reads cells: "0.1" is 1/10, ".28" is 7/25. */
+static void test_dataset_arrays_texts_like_csv(void **state)
+{
+    (void)state;
+    static const char *const cells[] = {"0.1", "1/3", "-2", ".28", "0.1", "1e3", "12345678901234567890", "-0"};
+    static const uint32_t y[] = {0, 1, 1, 0};
+    static const char *const classes[] = {"no", "yes"};
+    static const char *const features[] = {"a", "b"};
+    pdt_array_data in = {.n = 4, .d = 2, .cells = cells, .feature_names = features, .labels = y,
+                         .class_names = classes, .n_classes = 2};
+    pdt_dataset *a = read_csv("a,b,y\n0.1,1/3,no\n-2,.28,yes\n0.1,1e3,yes\n12345678901234567890,-0,no\n");
+    pdt_dataset *b = from_arrays(&in);
+    assert_same(a, b);
+    mpq_t v;
+    mpq_init(v);
+    pdt_dataset_value_exact(v, b, 0, 0);
+    assert_int_equal(mpz_get_ui(mpq_numref(v)), 1);
+    assert_int_equal(mpz_get_ui(mpq_denref(v)), 10);
+    mpq_clear(v);
+    pdt_dataset_free(&a);
+    pdt_dataset_free(&b);
+    static const char *const bad[] = {"1", "abc", "2", "3"};
+    in.cells = bad;
+    expect_error(&in, "row 1, column 2 (\"b\"): \"abc\" is not a number");
+    static const char *const nan[] = {"1", "2", "nan", "3"};
+    in.cells = nan;
+    expect_error(&in, "row 2, column 1 (\"a\"): \"nan\" is not a number");
+    static const double x[] = {1, 2, 3, 4};
+    in.x = x;
+    expect_error(&in, "as doubles or as texts");
+}
+
 /* A fit on the arrays equals the fit on the CSV: iris's decimals become their
  * doubles, which keep every column's order, so the optimum is the same. */
 static void test_dataset_arrays_fit_like_csv(void **state)
@@ -232,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_dataset_arrays_binary_like_csv),
         cmocka_unit_test(test_dataset_arrays_doubles_exact),
         cmocka_unit_test(test_dataset_arrays_refuses_bad_input),
+        cmocka_unit_test(test_dataset_arrays_texts_like_csv),
         cmocka_unit_test(test_dataset_arrays_fit_like_csv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,8 +11,10 @@ Ctrl-C (KeyboardInterrupt) stops a search within a fraction of a second.
 See docs/python.md.
 """
 import json
+import numbers
 import os
 import tempfile
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -22,7 +24,7 @@ from . import _pdt
 try:  # scikit-learn is optional: without it the estimator still fits and predicts
     from sklearn.base import BaseEstimator, ClassifierMixin
     from sklearn.utils.multiclass import check_classification_targets
-    from sklearn.utils.validation import check_is_fitted
+    from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d
     _HAVE_SKLEARN = True
 except ImportError:  # pragma: no cover - Debian's python3-sklearn is a test dependency
     _HAVE_SKLEARN = False
@@ -72,14 +74,48 @@ def _exact_text(value):
 
 
 def _refuse_categorical(X):
-    """pandas category/object columns: libpdt's array constructor takes numbers only."""
+    """pandas category columns: libpdt's array constructor takes numbers only."""
     dtypes = getattr(X, "dtypes", None)
     if dtypes is None or not hasattr(X, "columns"):
         return
     for name, dtype in zip(X.columns, dtypes):
-        if str(dtype) in ("category", "string") or getattr(dtype, "kind", "") in ("O", "S", "U"):
-            raise ValueError(f"column {name!r} has dtype {dtype}: categorical and text columns are not supported "
-                             "by pdt's array interface yet; encode them as numbers (e.g. one-hot with pandas.get_dummies)")
+        if str(dtype) == "category":
+            raise ValueError(f"column {name!r} has dtype category: categorical columns are not supported by "
+                             "pdt's array interface yet; encode them as numbers (e.g. pandas.get_dummies)")
+
+
+def _cell_text(cell, column):
+    """An exact number's text: str as written ("0.1" is 1/10), Fraction and
+    Decimal exactly, a float as the rational it is."""
+    if isinstance(cell, str):
+        try:
+            Fraction(cell.strip())
+        except ValueError:
+            raise ValueError(f"column {column!r} holds the text {cell!r}, which is not a number: categorical "
+                             "columns are not supported by pdt's array interface yet; encode them as numbers "
+                             "(e.g. pandas.get_dummies)") from None
+        return cell.strip()
+    if isinstance(cell, (bool, np.bool_)):
+        return str(int(cell))
+    if isinstance(cell, (numbers.Integral, np.integer)):
+        return str(int(cell))
+    if isinstance(cell, (Fraction, Decimal)):
+        return _exact_text(Fraction(cell))
+    return _exact_text(float(cell))  # float() raises the TypeError scikit-learn expects for other objects
+
+
+def _text_cells(X):
+    """Row-major texts of an object table holding text, Fraction or Decimal cells
+    (kept exact); None when X is plain numbers (converted to float64)."""
+    names = list(X.columns) if hasattr(X, "columns") else None
+    values = X.to_numpy(dtype=object) if names is not None else X
+    if not isinstance(values, np.ndarray) or values.dtype != object or values.ndim != 2:
+        return None
+    if not any(isinstance(c, (str, Fraction, Decimal)) for c in values.flat):
+        return None
+    if names is None:
+        names = [f"col{j + 1}" for j in range(values.shape[1])]
+    return [_cell_text(c, names[j]) for row in values for j, c in enumerate(row)], values.shape
 
 
 def _as_matrix(X):
@@ -108,15 +144,16 @@ def _class_names(classes):
 MAX_TOTAL_WEIGHT = 10_000_000
 
 
-def _repeat_rows(X, codes, sample_weight):
+def _repeat_rows(X, codes, sample_weight, d):
     """libpdt weighs classes, not rows: an integer sample weight w is fitted
     exactly by repeating the row w times (0 drops it), which is what weighting
     the misclassifications means.  Other weights are refused."""
     w = np.asarray(sample_weight, dtype=np.float64)
+    n = len(codes)
     if w.ndim == 0:
-        w = np.full(X.shape[0], float(w))
-    if w.shape != (X.shape[0],):
-        raise ValueError(f"sample_weight has shape {w.shape}, expected ({X.shape[0]},)")
+        w = np.full(n, float(w))
+    if w.shape != (n,):
+        raise ValueError(f"sample_weight has shape {w.shape}, expected ({n},)")
     if not np.all(np.isfinite(w)) or np.any(w < 0) or np.any(w != np.floor(w)):
         raise ValueError("sample_weight: pdt fits integer weights >= 0 only (a row of weight w counts as w "
                          "rows); scale fractional weights to integers")
@@ -125,7 +162,10 @@ def _repeat_rows(X, codes, sample_weight):
     if w.sum() == 0:
         raise ValueError("sample_weight: every weight is 0")
     repeat = w.astype(np.int64)
-    return np.ascontiguousarray(np.repeat(X, repeat, axis=0)), np.ascontiguousarray(np.repeat(codes, repeat))
+    codes = np.ascontiguousarray(np.repeat(codes, repeat))
+    if isinstance(X, list):  # exact texts, row-major
+        return [c for i, k in enumerate(repeat) for c in X[i * d:(i + 1) * d] * int(k)], codes
+    return np.ascontiguousarray(np.repeat(X, repeat, axis=0)), codes
 
 
 class Tree:
@@ -240,32 +280,44 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def _check_X(self, X, reset):
+        """(x for the library: float64 matrix or exact texts, shape)."""
         _refuse_categorical(X)
+        texts = _text_cells(X)
+        if texts is not None:
+            if _HAVE_SKLEARN:
+                self._check_feature_names(X, reset=reset)
+                self._check_n_features(X, reset=reset)
+            elif reset:
+                self.n_features_in_ = texts[1][1]
+            return texts
         if _HAVE_SKLEARN:
-            return self._validate_data(X, reset=reset, dtype=np.float64, order="C")
-        X = _as_matrix(X)
-        if reset:
-            self.n_features_in_ = X.shape[1]
-        return X
+            X = self._validate_data(X, reset=reset, dtype=np.float64, order="C")
+        else:
+            X = _as_matrix(X)
+            if reset:
+                self.n_features_in_ = X.shape[1]
+        return X, X.shape
 
     def fit(self, X, y, sample_weight=None):
-        """Finds the optimal tree for rows X (numbers; a DataFrame's column names
-        become feature_names_in_) and labels y (any values np.unique orders)."""
+        """Finds the optimal tree for rows X and labels y (any values np.unique
+        orders).  X: numbers (float64, each taken as the exact rational it is),
+        or an object table of exact texts ("0.1" is 1/10), Fractions or Decimals;
+        a DataFrame's column names become feature_names_in_."""
         options = self._options()
-        _refuse_categorical(X)
+        X, (n, d) = self._check_X(X, reset=True)
         if _HAVE_SKLEARN:
-            X, y = self._validate_data(X, y, dtype=np.float64, order="C", y_numeric=False)
+            y = column_or_1d(y, warn=True)
+            check_consistent_length(np.empty(n), y)
             check_classification_targets(y)
         else:
-            X, y = self._check_X(X, True), np.asarray(y)
-        y = np.asarray(y)
-        if y.ndim != 1:
-            y = np.ravel(y)
+            y = np.ravel(np.asarray(y))
+        if n == 0:
+            raise ValueError("0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % d)
         self.classes_, codes = np.unique(y, return_inverse=True)
         codes = np.ascontiguousarray(codes, dtype=np.uint32)
         if sample_weight is not None:
-            X, codes = _repeat_rows(X, codes, sample_weight)
-        n, d = X.shape
+            X, codes = _repeat_rows(X, codes, sample_weight, d)
+            n = len(codes)
         self._features = _feature_names(self, d)
         self.model_ = _pdt.fit(X, n, d, self._features, codes, _class_names(self.classes_), None, **options)
         self._set_fitted(self.model_)
@@ -278,21 +330,21 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self._leaf_value = self.tree_.value.astype(np.float64)
 
     # ------------------------------------------------------------------ prediction
-    def _apply(self, X):
-        n, d = X.shape
-        return np.frombuffer(self.model_.apply(X, n, d, self._features), dtype=np.uint32).astype(np.intp)
+    def _apply(self, X, shape):
+        return np.frombuffer(self.model_.apply(X, shape[0], shape[1], self._features),
+                             dtype=np.uint32).astype(np.intp)
 
     def apply(self, X):
         """The leaf (node index into tree_) each row reaches."""
-        check_is_fitted(self) if _HAVE_SKLEARN else None
-        return self._apply(self._check_X(X, False))
+        if _HAVE_SKLEARN:
+            check_is_fitted(self)
+        return self._apply(*self._check_X(X, reset=False))
 
     def predict(self, X):
         """The class of each row: the label of the leaf it reaches (exact comparisons)."""
         if _HAVE_SKLEARN:
             check_is_fitted(self)
-        X = self._check_X(X, False)
-        n, d = X.shape
+        X, (n, d) = self._check_X(X, reset=False)
         codes = np.frombuffer(self.model_.predict(X, n, d, self._features), dtype=np.uint32)
         return self.classes_[codes]
 
@@ -301,7 +353,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         sample weight w counts w times); a leaf no training row reached gives its label 1."""
         if _HAVE_SKLEARN:
             check_is_fitted(self)
-        leaves = self._apply(self._check_X(X, False))
+        leaves = self._apply(*self._check_X(X, reset=False))
         value = self._leaf_value[leaves]
         total = value.sum(axis=1, keepdims=True)
         empty = total[:, 0] <= 0
@@ -448,17 +500,18 @@ def _plot_tree(clf, ax):
 # ---------------------------------------------------------------------- other problems
 
 def _points(X):
+    """(x for the library, (n, d), feature names) of a point table."""
     _refuse_categorical(X)
     names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
-    X = _as_matrix(X)
-    return X, names or [f"col{j + 1}" for j in range(X.shape[1])]
+    texts = _text_cells(X)
+    x, shape = texts if texts is not None else (lambda m: (m, m.shape))(_as_matrix(X))
+    return x, shape, names or [f"col{j + 1}" for j in range(shape[1])]
 
 
 def count_trees(X, rules="axis", size=1, min_leaf=0, degree=None, rule_options=None):
     """Counts the proper trees of exactly `size` branch nodes that the rule family
     admits on the points X: {"rules", "size", "proper", "combinations", "permutations"}."""
-    X, names = _points(X)
-    n, d = X.shape
+    X, (n, d), names = _points(X)
     return _pdt.count(X, n, d, names, rules, _limit(size, "size"), min_leaf=_limit(min_leaf, "min_leaf"),
                       degree=0 if degree is None else _limit(degree, "degree"), rule_options=rule_options)
 
@@ -481,8 +534,7 @@ def bsp(segments, objective="nodes", depth_tiebreak=False, time_limit=None):
 def kdtree(X, weights=None, order=None, objective="access", time_limit=None):
     """The optimal k-D tree of the points X (weights: access frequencies):
     {"cost" (Fraction), "height", "optimal", "nodes": [(point, dim, left, right)]}."""
-    X, names = _points(X)
-    n, d = X.shape
+    X, (n, d), names = _points(X)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
     r = _pdt.kdtree(X, n, d, names, w, order, objective, 0.0 if time_limit is None else float(time_limit))
     r["cost"] = Fraction(r["cost"])

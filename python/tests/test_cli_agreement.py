@@ -5,6 +5,7 @@ import json
 from decimal import Decimal
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import pdt
@@ -75,3 +76,22 @@ def test_cli_model_loads_in_python(tmp_path, pdt_bin):
     np.testing.assert_array_equal(clf.predict(X), np.array(cli_predictions(pdt_bin, path, data_path("dl85/hepatitis.txt")), dtype=int))
     clf.save(str(tmp_path / "again.json"))
     np.testing.assert_array_equal(pdt.load(str(tmp_path / "again.json")).predict(X), clf.predict(X))
+
+
+def test_exact_texts_agree_with_the_cli_everywhere(tmp_path, pdt_bin):
+    """Floats cannot hold wine's decimals (3.6 is not 36/10), so a row lying on a
+    CLI threshold may fall on the other side; read as text, every value is the
+    CLI's rational: the CLI's model predicts the same in Python on every row,
+    and a Python fit prints the CLI's thresholds."""
+    X = pd.read_csv(data_path("wine.csv"), encoding="utf-8-sig", dtype=str)
+    y = X.pop("target").astype(int).to_numpy()
+    path = str(tmp_path / "cli.json")
+    run_pdt(pdt_bin, "fit", "--data", data_path("wine.csv"), "--depth", "2", "-o", path, "-q")
+    clf = pdt.load(path)
+    theirs = np.array(cli_predictions(pdt_bin, path, data_path("wine.csv")), dtype=int)
+    np.testing.assert_array_equal(clf.predict(X), theirs)
+    as_floats = clf.predict(X.astype(float))
+    assert np.sum(as_floats != theirs) >= 1  # a row with Feat9 = 3.6 on the threshold 3.6: the double is above it
+    mine = pdt.OptimalTreeClassifier(max_depth=2).fit(X, y)
+    assert mine.objective_ == clf.objective_
+    assert mine.to_text().splitlines()[1:] == clf.to_text().splitlines()[1:]
