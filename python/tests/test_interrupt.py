@@ -74,3 +74,18 @@ def test_time_limit_keeps_the_best_tree():
     clf = pdt.OptimalTreeClassifier(rules="hyperplane", max_size=4, time_limit=0.5).fit(X, y)
     assert not clf.optimal_
     assert clf.objective_ == np.sum(clf.predict(X) != y)
+
+
+def test_problem_searches_are_interruptible_too():
+    """The k-D tree of 30 points in 3-D: about 3 s uninterrupted (measured 2.85 s)."""
+    X = np.random.default_rng(2).integers(0, 1000, (30, 3)).astype(float)
+    sent = []
+    timer = threading.Timer(0.3, lambda: (sent.append(time.monotonic()), _thread.interrupt_main()))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pdt.kdtree(X, time_limit=30)
+        assert time.monotonic() - sent[0] < 1.0
+    finally:
+        timer.cancel()
+        timer.join()
