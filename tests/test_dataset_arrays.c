@@ -249,6 +249,19 @@ static void test_dataset_arrays_fit_like_csv(void **state)
         assert_int_equal(pdt_model_node_label(mb, leaf[i]), pb[i]);
         assert_true(pdt_model_node_counts(mb, leaf[i])[pb[i]] > 0);
     }
+    /* the node accessors: iris at depth 2 is petal length, then petal width */
+    int32_t left, right;
+    pdt_model_node_children(&left, &right, mb, 0);
+    assert_true(left > 0 && right > 0);
+    char *text = NULL;
+    assert_int_equal(pdt_model_node_rule(&text, mb, 0, &err), PDT_OK);
+    assert_non_null(strstr(text, "feat_3"));
+    free(text);
+    pdt_model_node_children(&left, &right, mb, (size_t)left);
+    assert_int_equal(left, -1);
+    assert_int_equal(right, -1);
+    assert_int_equal(pdt_model_dims(mb), 4);
+    assert_string_equal(pdt_model_feature_name(mb, 3), "feat_4");
     mpq_clears(oa, ob, NULL);
     free(pa), free(pb), free(leaf), free(x), free(y), free(features), free(classes);
     pdt_model_free(&ma);
