@@ -60,8 +60,8 @@ _PARAMS = ("rules", "max_depth", "max_size", "min_leaf", "sparse", "metric", "ti
 def _limit(value, name):
     if value is None:
         return _UNLIMITED
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{name}={value!r}: expected None or an integer >= 0")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value < _UNLIMITED:
+        raise ValueError(f"{name}={value!r}: expected None or an integer from 0 to {_UNLIMITED - 1}")
     return int(value)
 
 

@@ -47,6 +47,10 @@ def test_library_errors_are_value_errors():
         pdt.OptimalTreeClassifier().fit(np.array([[np.nan], [1.0]]), [0, 1])
     with pytest.raises(OSError):
         pdt.load("/nonexistent/model.json")
+    with pytest.raises(ValueError, match="max_depth"):
+        pdt.OptimalTreeClassifier(max_depth=2**32).fit(X, y)  # would wrap to 0 in C
+    with pytest.raises(ValueError, match="max_size"):
+        pdt.OptimalTreeClassifier(max_size=-1).fit(X, y)
 
 
 def test_sparse_and_size_options_reach_the_library():
