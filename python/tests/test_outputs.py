@@ -144,3 +144,17 @@ def test_bsp_never_worse_than_a_fixed_order():
     assert r["fragments"] == 2
     with pytest.raises(ValueError):
         pdt.bsp([(0, 0, 0, 0)])  # zero length
+
+
+def test_without_scikit_learn():
+    """numpy is the only requirement: with scikit-learn hidden the estimator still fits and predicts."""
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['sklearn'] = None\n"
+            "import numpy as np, pdt\n"
+            "X = np.array([[0.0], [1.0], [2.0], [3.0]]); y = np.array(['a', 'a', 'b', 'b'])\n"
+            "clf = pdt.OptimalTreeClassifier(max_depth=1).fit(X, y)\n"
+            "assert not pdt._HAVE_SKLEARN and clf.objective_ == 0 and list(clf.predict(X)) == list(y)\n"
+            "assert clf.score(X, y) == 1.0 and clf.get_params()['max_depth'] == 1\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
