@@ -90,7 +90,7 @@ def _cell_text(cell, column):
     if isinstance(cell, str):
         try:
             Fraction(cell.strip())
-        except ValueError:
+        except (ValueError, ZeroDivisionError):
             raise ValueError(f"column {column!r} holds the text {cell!r}, which is not a number: categorical "
                              "columns are not supported by pdt's array interface yet; encode them as numbers "
                              "(e.g. pandas.get_dummies)") from None
