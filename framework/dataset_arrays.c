@@ -106,7 +106,9 @@ static pdt_status check_input(bool *exact, const pdt_array_data *in, pdt_error *
     if (in->n && in->d && !in->x == !in->cells)
         return pdt_error_set(err, PDT_EINVAL, "%s: give the values as doubles or as texts (one of the two)",
                              data_name(in));
-    pdt_status st = in->feature_names ? check_names(in->feature_names, in->d, "feature column", "feature columns", in, err) : PDT_OK;
+    pdt_status st = PDT_OK;
+    if (in->feature_names)
+        st = check_names(in->feature_names, in->d, "feature column", "feature columns", in, err);
     if (st == PDT_OK) st = check_values(exact, in, err);
     if (st == PDT_OK) st = check_labels(in, err);
     if (st == PDT_OK) st = check_weights(in, err);

@@ -66,8 +66,9 @@ static bool buffer_of(Py_buffer *b, PyObject *obj, size_t count, size_t item, co
     return false;
 }
 
-/* x: n*d float64 bytes, or a list of n*d texts (exact decimals, fractions); features: d names; y (uint32 codes) with classes, and
- * w (float64), each None when absent. */
+/* x: n*d float64 bytes, or a list of n*d texts (exact decimals, fractions);
+ * features: d names; y (uint32 codes) with classes, and w (float64), each
+ * None when absent. */
 static bool arrays_get(arrays *a, PyObject *x, Py_ssize_t n, Py_ssize_t d, PyObject *features,
                        PyObject *y, PyObject *classes, PyObject *w)
 {

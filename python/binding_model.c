@@ -37,11 +37,24 @@ static PyObject *model_objective(ModelObject *o, void *closure)
     return s;
 }
 
-static PyObject *model_optimal(ModelObject *o, void *c) { return PyBool_FromLong(pdt_model_optimal(o->model)); }
+static PyObject *model_optimal(ModelObject *o, void *c)
+{
+    return PyBool_FromLong(pdt_model_optimal(o->model));
+}
+
 static PyObject *model_size(ModelObject *o, void *c) { return PyLong_FromUnsignedLong(pdt_model_size(o->model)); }
-static PyObject *model_depth(ModelObject *o, void *c) { return PyLong_FromUnsignedLong(pdt_model_depth(o->model)); }
+
+static PyObject *model_depth(ModelObject *o, void *c)
+{
+    return PyLong_FromUnsignedLong(pdt_model_depth(o->model));
+}
+
 static PyObject *model_nodes(ModelObject *o, void *c) { return PyLong_FromSize_t(pdt_model_nodes(o->model)); }
-static PyObject *model_seconds(ModelObject *o, void *c) { return PyFloat_FromDouble(pdt_model_seconds(o->model)); }
+
+static PyObject *model_seconds(ModelObject *o, void *c)
+{
+    return PyFloat_FromDouble(pdt_model_seconds(o->model));
+}
 
 static PyObject *name_list(const pdt_model *m, size_t count, const char *(*name)(const pdt_model *, size_t))
 {
@@ -79,7 +92,8 @@ static PyObject *model_walk(ModelObject *o, PyObject *args, bool leaves)
         uint32_t *codes = (uint32_t *)PyBytes_AS_STRING(out);
         pdt_status st;
         Py_BEGIN_ALLOW_THREADS
-        st = leaves ? pdt_model_apply(codes, o->model, ds, &err) : pdt_model_predict(codes, o->model, ds, &err);
+        st = leaves ? pdt_model_apply(codes, o->model, ds, &err)
+                    : pdt_model_predict(codes, o->model, ds, &err);
         Py_END_ALLOW_THREADS
         if (st) {
             Py_CLEAR(out);

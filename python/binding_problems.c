@@ -10,7 +10,8 @@
 
 PyObject *py_count(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *keys[] = {"x", "n", "d", "features", "rules", "size", "min_leaf", "degree", "rule_options", NULL};
+    static char *keys[] = {"x", "n", "d", "features", "rules", "size", "min_leaf", "degree", "rule_options",
+                           NULL};
     PyObject *x, *features;
     Py_ssize_t n, d;
     const char *rules;
@@ -35,7 +36,8 @@ PyObject *py_count(PyObject *self, PyObject *args, PyObject *kw)
     else {
         PyObject *p = mpz_to_int(r.proper), *c = mpz_to_int(r.combinations), *q = mpz_to_int(r.permutations);
         if (p && c && q)
-            out = Py_BuildValue("{s:n,s:I,s:O,s:O,s:O}", "rules", (Py_ssize_t)r.n_rules, "size", r.size, "proper", p,
+            out = Py_BuildValue("{s:n,s:I,s:O,s:O,s:O}", "rules", (Py_ssize_t)r.n_rules, "size", r.size,
+                                "proper", p,
                                 "combinations", c, "permutations", q);
         Py_XDECREF(p), Py_XDECREF(c), Py_XDECREF(q);
     }
@@ -107,7 +109,8 @@ PyObject *py_chain(PyObject *self, PyObject *args)
         pdt_chain_cost(cost, s.chain);
         PyObject *c = mpz_to_int(cost);
         mpz_clear(cost);
-        if (c) out = Py_BuildValue("(OsO)", c, pdt_chain_order(s.chain), pdt_chain_optimal(s.chain) ? Py_True : Py_False);
+        PyObject *optimal = pdt_chain_optimal(s.chain) ? Py_True : Py_False;
+        if (c) out = Py_BuildValue("(OsO)", c, pdt_chain_order(s.chain), optimal);
         Py_XDECREF(c);
     }
     pdt_chain_free(&s.chain);

@@ -73,7 +73,8 @@ def test_cli_model_loads_in_python(tmp_path, pdt_bin):
     assert list(clf.feature_names_in_) == list(X.columns)
     assert list(clf.classes_) == [0, 1]  # the model's class names "0", "1" back as numbers
     assert clf.objective_ == np.sum(clf.predict(X) != y)
-    np.testing.assert_array_equal(clf.predict(X), np.array(cli_predictions(pdt_bin, path, data_path("dl85/hepatitis.txt")), dtype=int))
+    theirs = cli_predictions(pdt_bin, path, data_path("dl85/hepatitis.txt"))
+    np.testing.assert_array_equal(clf.predict(X), np.array(theirs, dtype=int))
     clf.save(str(tmp_path / "again.json"))
     np.testing.assert_array_equal(pdt.load(str(tmp_path / "again.json")).predict(X), clf.predict(X))
 
