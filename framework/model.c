@@ -275,9 +275,10 @@ pdt_status pdt_model_node_rule(char **text, const pdt_model *model, size_t k, pd
     pdt_buf b;
     pdt_buf_init(&b);
     pdt_buf_puts(&b, "");
-    pdt_status st = model->nodes[k].rule >= 0 ? pdt_model_rule_text(&b, model, (size_t)model->nodes[k].rule, err)
-                                              : PDT_OK;
-    if (st == PDT_OK && (b.failed || !b.data)) st = pdt_error_set(err, PDT_ENOMEM, "out of memory describing a rule");
+    const int32_t rule = model->nodes[k].rule;
+    pdt_status st = rule >= 0 ? pdt_model_rule_text(&b, model, (size_t)rule, err) : PDT_OK;
+    if (st == PDT_OK && (b.failed || !b.data))
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory describing a rule");
     if (st == PDT_OK) {
         *text = b.data;
         b.data = NULL;

@@ -105,7 +105,8 @@ typedef struct pdt_array_data {
     const char *const *class_names;     /* n_classes distinct non-empty names (kept in this
                                            order: class c is class_names[c]) */
     size_t n_classes;
-    const double *weights;              /* n finite weights >= 0, or NULL: all 1 */
+    const double *weights;              /* n finite weights >= 0, or NULL: all 1 (read by the
+                                           problems that weigh items, e.g. k-D trees) */
     const char *name;                   /* for messages; NULL: "<arrays>" */
 } pdt_array_data;
 
