@@ -13,6 +13,7 @@ See docs/python.md.
 import json
 import numbers
 import os
+import re
 import tempfile
 from decimal import Decimal
 from fractions import Fraction
@@ -465,6 +466,19 @@ def load(path):
 
 # ---------------------------------------------------------------------- drawing
 
+_NUMBER = re.compile(r"-?\d+\.\d{17,}")
+
+
+def _short_rule(text):
+    """A rule's long exact decimals that are doubles, shown as the double's
+    repr (1.899999999999999911182158029987476766109466552734375 is the double
+    1.9): lossless, since repr identifies the double."""
+    def short(m):
+        value = float(m.group(0))
+        return repr(value) if Fraction(value) == Fraction(m.group(0)) else m.group(0)
+    return _NUMBER.sub(short, text)
+
+
 def _plot_tree(clf, ax):
     t = clf.tree_
     xs, ys = {}, {}
@@ -489,7 +503,7 @@ def _plot_tree(clf, ax):
                             ha="center", color="0.4")
     for k in range(t.node_count):
         leaf = t.children_left[k] < 0
-        text = f"{clf.classes_[t.label[k]]}\n{list(t.value[k])}" if leaf else t.rule[k]
+        text = f"{clf.classes_[t.label[k]]}\n{list(t.value[k])}" if leaf else _short_rule(t.rule[k])
         ax.text(xs[k], ys[k], text, ha="center", va="center", fontsize=8, zorder=2,
                 bbox=dict(boxstyle="round", fc="#e8f0ff" if leaf else "white", ec="0.3"))
     ax.set_axis_off()

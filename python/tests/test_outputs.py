@@ -73,6 +73,8 @@ def test_drawings(tmp_path):
     fig, ax = plt.subplots()
     assert clf.plot(ax) is ax
     assert len(ax.texts) >= clf.tree_.node_count
+    labels = [t.get_text() for t in ax.texts]
+    assert "col3 ≤ 1.9" in labels  # the double 1.9 exactly, shown as its repr
     fig.savefig(str(tmp_path / "tree.png"))
     plt.close(fig)
 
