@@ -1,4 +1,5 @@
 /* The fitted model: allocation, accessors, shape and prediction. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,7 +281,7 @@ static pdt_status map_features(size_t *col, const pdt_model *m, const pdt_datase
 }
 
 /* Leaf reached by the point x; the walk ends because children follow parents. */
-static pdt_status walk(uint32_t *label, const pdt_model *m, mpq_srcptr x, pdt_error *err)
+static pdt_status walk(uint32_t *leaf, const pdt_model *m, mpq_srcptr x, pdt_error *err)
 {
     const pdt_tree_node *n = &m->nodes[0];
     while (!pdt_node_is_leaf(n)) {
@@ -302,7 +303,7 @@ static pdt_status walk(uint32_t *label, const pdt_model *m, mpq_srcptr x, pdt_er
             return pdt_error_prefix(err, "rule family %s: classify: ", rule->cls->name);
         n = &m->nodes[left ? n->left : n->right];
     }
-    *label = n->label;
+    *leaf = (uint32_t)(n - m->nodes);
     return PDT_OK;
 }
 
@@ -385,7 +386,7 @@ static pdt_status model_value(mpq_ptr x, const pdt_model *m, const category_map 
     return PDT_OK;
 }
 
-static pdt_status predict_rows(uint32_t *classes, const pdt_model *m, const pdt_dataset *ds,
+static pdt_status predict_rows(uint32_t *leaves, const pdt_model *m, const pdt_dataset *ds,
                                const size_t *col, mpq_t *x, pdt_error *err)
 {
     size_t rows = pdt_dataset_rows(ds);
@@ -394,7 +395,7 @@ static pdt_status predict_rows(uint32_t *classes, const pdt_model *m, const pdt_
     for (size_t i = 0; i < rows && st == PDT_OK; i++) {
         for (size_t j = 0; j < m->dims && st == PDT_OK; j++)
             st = model_value(x[j], m, &cm, ds, i, j, col[j], err);
-        if (st == PDT_OK) st = walk(&classes[i], m, (mpq_srcptr)x, err);
+        if (st == PDT_OK) st = walk(&leaves[i], m, (mpq_srcptr)x, err);
         if (st != PDT_OK) st = pdt_error_prefix(err, "%s: row %zu: ", pdt_dataset_name(ds), i + 1);
     }
     category_map_clear(&cm, m->dims);
@@ -416,6 +417,62 @@ static pdt_status check_classifiers(const pdt_model *m, pdt_error *err)
 pdt_status pdt_model_predict(uint32_t *classes, const pdt_model *model, const pdt_dataset *ds,
                              pdt_error *err)
 {
+    pdt_status st = pdt_model_apply(classes, model, ds, err);
+    for (size_t i = 0; st == PDT_OK && i < pdt_dataset_rows(ds); i++)
+        classes[i] = model->nodes[classes[i]].label;
+    return st;
+}
+
+size_t pdt_model_nodes(const pdt_model *model) { return model->n_nodes; }
+size_t pdt_model_dims(const pdt_model *model) { return model->dims; }
+
+const char *pdt_model_feature_name(const pdt_model *model, size_t j)
+{
+    assert(j < model->dims);
+    return model->features[j];
+}
+
+uint32_t pdt_model_node_label(const pdt_model *model, size_t k)
+{
+    assert(k < model->n_nodes);
+    return model->nodes[k].label;
+}
+
+const uint64_t *pdt_model_node_counts(const pdt_model *model, size_t k)
+{
+    assert(k < model->n_nodes);
+    return model->counts + k * model->n_classes;
+}
+
+void pdt_model_node_children(int32_t *left, int32_t *right, const pdt_model *model, size_t k)
+{
+    assert(k < model->n_nodes);
+    *left = model->nodes[k].left;
+    *right = model->nodes[k].right;
+}
+
+pdt_status pdt_model_node_rule(char **text, const pdt_model *model, size_t k, pdt_error *err)
+{
+    assert(k < model->n_nodes);
+    *text = NULL;
+    pdt_buf b;
+    pdt_buf_init(&b);
+    pdt_buf_puts(&b, "");
+    const int32_t rule = model->nodes[k].rule;
+    pdt_status st = rule >= 0 ? pdt_model_rule_text(&b, model, (size_t)rule, err) : PDT_OK;
+    if (st == PDT_OK && (b.failed || !b.data))
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory describing a rule");
+    if (st == PDT_OK) {
+        *text = b.data;
+        b.data = NULL;
+    }
+    pdt_buf_clear(&b);
+    return st;
+}
+
+pdt_status pdt_model_apply(uint32_t *leaves, const pdt_model *model, const pdt_dataset *ds,
+                           pdt_error *err)
+{
     pdt_status st = pdt_model_check(model, err);
     if (st == PDT_OK) st = check_classifiers(model, err);
     if (st != PDT_OK) return st;
@@ -429,7 +486,7 @@ pdt_status pdt_model_predict(uint32_t *classes, const pdt_model *model, const pd
     }
     for (size_t j = 0; j < dims; j++) mpq_init(x[j]);
     st = map_features(col, model, ds, err);
-    if (st == PDT_OK) st = predict_rows(classes, model, ds, col, x, err);
+    if (st == PDT_OK) st = predict_rows(leaves, model, ds, col, x, err);
     for (size_t j = 0; j < dims; j++) mpq_clear(x[j]);
     free(x);
     free(col);

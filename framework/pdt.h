@@ -101,6 +101,28 @@ pdt_status pdt_dataset_read_csv(pdt_dataset **out, const char *text, size_t len,
 pdt_status pdt_dataset_load_dl85(pdt_dataset **out, const char *path, pdt_error *err);
 pdt_status pdt_dataset_read_dl85(pdt_dataset **out, const char *text, size_t len, const char *name,
                                  pdt_error *err);
+/* A dataset from arrays (language bindings): n rows of d features, row-major
+ * doubles, each kept exactly (a double is a rational: 0.1 is the double's
+ * 3602879701896397/2^55, not 1/10), or n*d texts read exactly as decimals or
+ * fractions; NaN, infinities and non-numbers are refused naming the row and
+ * column.  The result is what the CSV loader builds from the same
+ * values: ranks, distinct counts, the binary flag. */
+typedef struct pdt_array_data {
+    size_t n, d;
+    const double *x;                    /* n*d, row-major */
+    const char *const *cells;           /* instead of x: n*d exact numbers as text, row-major,
+                                           as a CSV cell holds them ("0.1" is 1/10, "1/3") */
+    const char *const *feature_names;   /* d distinct names, or NULL: col1, col2, ... */
+    const uint32_t *labels;             /* n class codes < n_classes, or NULL: no labels */
+    const char *const *class_names;     /* n_classes distinct non-empty names (kept in this
+                                           order: class c is class_names[c]) */
+    size_t n_classes;
+    const double *weights;              /* n finite weights >= 0, or NULL: all 1 (read by the
+                                           problems that weigh items, e.g. k-D trees) */
+    const char *name;                   /* for messages; NULL: "<arrays>" */
+} pdt_array_data;
+
+pdt_status pdt_dataset_from_arrays(pdt_dataset **out, const pdt_array_data *in, pdt_error *err);
 /* A new dataset holding the given rows (in that order) of ds. */
 pdt_status pdt_dataset_subset(pdt_dataset **out, const pdt_dataset *ds, const uint32_t *rows,
                               size_t n_rows, pdt_error *err);
@@ -259,6 +281,8 @@ uint32_t pdt_model_size(const pdt_model *model);  /* branch nodes */
 uint32_t pdt_model_depth(const pdt_model *model); /* branch levels; a single leaf has depth 0 */
 size_t pdt_model_classes(const pdt_model *model);
 const char *pdt_model_class_name(const pdt_model *model, size_t c);
+size_t pdt_model_dims(const pdt_model *model);  /* features the model reads */
+const char *pdt_model_feature_name(const pdt_model *model, size_t j);
 double pdt_model_seconds(const pdt_model *model);
 
 /* What a perfect fit (pdt_fit_options.perfect) found and proved. */
@@ -280,6 +304,19 @@ bool pdt_model_perfect(const pdt_model *model, pdt_perfect_info *info);
  * matched by name; values are compared exactly. */
 pdt_status pdt_model_predict(uint32_t *classes, const pdt_model *model, const pdt_dataset *ds,
                              pdt_error *err);
+/* The node (an index below pdt_model_nodes) at which every row of ds ends:
+ * pdt_model_predict's walk, stopping at the leaf instead of its label. */
+pdt_status pdt_model_apply(uint32_t *leaves, const pdt_model *model, const pdt_dataset *ds,
+                           pdt_error *err);
+size_t pdt_model_nodes(const pdt_model *model);
+/* Node k's label (its training majority) and its training items per class
+ * (pdt_model_classes of them, unweighted). */
+uint32_t pdt_model_node_label(const pdt_model *model, size_t k);
+const uint64_t *pdt_model_node_counts(const pdt_model *model, size_t k);
+/* Node k's children (-1 for a leaf) and its rule in readable form ("x2 <= 3.5";
+ * malloc'd, release with free; "" for a leaf). */
+void pdt_model_node_children(int32_t *left, int32_t *right, const pdt_model *model, size_t k);
+pdt_status pdt_model_node_rule(char **text, const pdt_model *model, size_t k, pdt_error *err);
 /* Human-readable tree, one node per line. */
 pdt_status pdt_model_write_text(const pdt_model *model, FILE *out, pdt_error *err);
 /* JSON result document (see docs/formats.md).  Written to a temporary file and
