@@ -101,6 +101,7 @@ static br_entry *memo_get(br_memo *m, const uint32_t *c, size_t len, bool create
 
 typedef struct br_search {
     const br_problem *p;
+    uint32_t max_depth;     /* of the current run: the problem's, or a shallower one */
     br_memo memo;
     uint32_t *group;        /* n: rows equal on every feature share a group */
     size_t n_groups;
@@ -119,13 +120,23 @@ typedef struct br_stats {
     uint32_t label;
 } br_stats;
 
-static br_stats stats(br_search *s, const uint32_t *items, size_t len)
+/* Leaf errors and label of the items, and their unavoidable errors unless
+ * `floor` is false (a subset of items without any has none: not counted). */
+static br_stats stats(br_search *s, const uint32_t *items, size_t len, bool floor)
 {
     const br_problem *p = s->p;
     const size_t nc = p->nc;
     br_stats st = {0, 0, 0};
     memset(s->ccount, 0, nc * sizeof *s->ccount);
     size_t n_touched = 0;
+    if (!floor) {
+        for (size_t k = 0; k < len; k++) s->ccount[p->y[items[k]]]++;
+        uint32_t most = 0;
+        for (size_t c = 0; c < nc; c++)
+            if (s->ccount[c] > most) most = s->ccount[c], st.label = (uint32_t)c;
+        st.errors = len - most;
+        return st;
+    }
     for (size_t k = 0; k < len; k++) {
         uint32_t i = items[k], g = s->group[i], c = p->y[i];
         s->ccount[c]++;
@@ -227,7 +238,7 @@ static int64_t child_bound(br_search *s, const uint32_t *key, size_t len, const 
 /* The optimum of branch c (items, len) if it is below ub, else a lower bound
  * that is at least ub. */
 static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
-                     int64_t ub)
+                     int64_t ub, bool floor)
 {
     const br_problem *p = s->p;
     br_entry *e = memo_get(&s->memo, c, depth, true);
@@ -235,13 +246,13 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
     if (e && e->lb >= ub) return e->lb;
     if (out_of_time(s)) return ub;
     s->evaluations++;
-    br_stats st = stats(s, items, len);
+    br_stats st = stats(s, items, len, floor);
     int64_t leaf = (int64_t)st.errors * p->err_cost;
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
     uint32_t best_f = BR_LEAF;
-    bool can_split = (p->max_depth == PDT_UNLIMITED || depth < p->max_depth) && st.errors > st.floor;
+    bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
-        bool child_split = p->max_depth == PDT_UNLIMITED || depth + 1 < p->max_depth;
+        bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
         uint32_t *part = malloc(len * sizeof *part);
         uint32_t *start = malloc((s->maxk + 1) * sizeof *start);
         uint32_t *key = malloc((depth + 1) * sizeof *key);
@@ -263,7 +274,7 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
                     size_t m = start[v + 1] - start[v];
                     if (!m) continue;
                     present++;
-                    br_stats cs = stats(s, part + start[v], m);
+                    br_stats cs = stats(s, part + start[v], m, st.floor > 0);
                     size_t kl = extend(key, c, depth, (uint32_t)f, (uint32_t)v);
                     lb += child_bound(s, key, kl, &cs, child_split);
                 }
@@ -279,7 +290,7 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
                     size_t m = start[v + 1] - start[v];
                     clb[v] = 0;
                     if (!m) continue;
-                    br_stats cs = stats(s, part + start[v], m);
+                    br_stats cs = stats(s, part + start[v], m, st.floor > 0);
                     size_t kl = extend(key, c, depth, f, (uint32_t)v);
                     clb[v] = child_bound(s, key, kl, &cs, child_split);
                     rest += clb[v];
@@ -292,7 +303,7 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
                     rest -= clb[v];
                     int64_t child_ub = bound - sum - rest;
                     size_t kl = extend(key, c, depth, f, (uint32_t)v);
-                    int64_t got = solve(s, part + start[v], m, key, kl, child_ub);
+                    int64_t got = solve(s, part + start[v], m, key, kl, child_ub, st.floor > 0);
                     sum += got;
                     if (got >= child_ub || s->stopped_by) complete = false;
                 }
@@ -358,7 +369,7 @@ static pdt_status build_node(br_build *b, size_t at, const uint32_t *items, size
     br_search *s = b->s;
     const br_problem *p = s->p;
     br_result *r = b->r;
-    br_stats st = stats(s, items, len);
+    br_stats st = stats(s, items, len, false);
     uint64_t *counts = r->counts + at * p->nc;
     memset(counts, 0, p->nc * sizeof *counts);
     for (size_t t = 0; t < len; t++) counts[p->y[items[t]]]++;
@@ -475,6 +486,53 @@ static void search_clear(br_search *s)
     free(s->ccount);
 }
 
+/* One search of the whole problem at depth <= max_depth (a fresh memo: its
+ * values depend on the depth limit), for a tree below ub; then the tree the
+ * memo holds (the root's optimum, or its best complete split when stopped)
+ * into r.  *solved: the search finished and found a tree below ub. */
+static pdt_status run(br_search *s, br_result *r, bool *solved, uint32_t max_depth, int64_t ub,
+                      const uint32_t *all, pdt_error *err)
+{
+    const br_problem *p = s->p;
+    free(s->memo.slots);
+    free(s->memo.keys);
+    s->memo = (br_memo){.limit = s->memo.limit};
+    s->max_depth = max_depth;
+    uint32_t none = 0;
+    int64_t cost = solve(s, all, p->n, &none, 0, ub, true);
+    *solved = !s->stopped_by && cost < ub;
+    memset(r, 0, sizeof *r);
+    br_build b = {s, r, 0, err};
+    pdt_status st = grow_nodes(&b, 1);
+    if (st == PDT_OK) {
+        r->n_nodes = 1;
+        const char *stopped = s->stopped_by;
+        s->stopped_by = NULL; /* the rebuild runs to its end */
+        st = build_node(&b, 0, all, p->n, &none, 0);
+        s->stopped_by = stopped;
+    }
+    r->cost = (int64_t)r->errors * p->err_cost + (int64_t)r->splits * p->split_cost;
+    return st;
+}
+
+/* Keeps the cheaper of *best and *r (r is cleared either way). */
+static void keep_best(br_result *best, bool *have, br_result *r)
+{
+    if (!*have || r->cost < best->cost) {
+        br_result_clear(best);
+        *best = *r;
+        *have = true;
+        memset(r, 0, sizeof *r);
+    }
+    br_result_clear(r);
+}
+
+/* Shallow searches first give the deep one an incumbent: each depth d < 4
+ * only has to beat the last, and the full search only the best of them, so
+ * its children's budgets are tight from the start and a time limit still
+ * returns a tree. */
+#define BR_WARM_DEPTH 3
+
 pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -495,27 +553,34 @@ pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+    br_result best = {0}, r = {0};
+    bool have = false, solved = false;
+    uint64_t evaluations = 0;
     if (st == PDT_OK) {
         for (size_t i = 0; i < p->n; i++) all[i] = (uint32_t)i;
         clock_gettime(CLOCK_MONOTONIC, &s.start);
-        uint32_t none = 0;
-        solve(&s, all, p->n, &none, 0, BR_INF);
-        br_build b = {&s, out, 0, err};
-        st = grow_nodes(&b, 1);
-        if (st == PDT_OK) {
-            out->n_nodes = 1;
-            const char *stopped = s.stopped_by;
-            s.stopped_by = NULL;
-            st = build_node(&b, 0, all, p->n, &none, 0);
-            out->stopped_by = stopped;
-            out->optimal = stopped == NULL;
+        for (uint32_t d = 1; d <= BR_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++) {
+            st = run(&s, &r, &solved, d, have ? best.cost + 1 : BR_INF, all, err);
+            if (st == PDT_OK) keep_best(&best, &have, &r);
         }
-        out->cost = (int64_t)out->errors * p->err_cost + (int64_t)out->splits * p->split_cost;
-        out->evaluations = s.evaluations;
+        if (st == PDT_OK && !s.stopped_by) {
+            st = run(&s, &r, &solved, p->max_depth, have ? best.cost + 1 : BR_INF, all, err);
+            if (st == PDT_OK && (solved || !have || r.cost < best.cost)) keep_best(&best, &have, &r);
+            /* not solved and not stopped: nothing beats the incumbent, which is then optimal */
+        }
+        evaluations = s.evaluations;
+    }
+    br_result_clear(&r);
+    if (st == PDT_OK) {
+        *out = best;
+        out->optimal = !s.stopped_by;
+        out->stopped_by = s.stopped_by;
+        out->evaluations = evaluations;
         out->memo_entries = s.memo.used;
+    } else {
+        br_result_clear(&best);
     }
     free(all);
     search_clear(&s);
-    if (st != PDT_OK) br_result_clear(out);
     return st;
 }
