@@ -515,10 +515,10 @@ static pdt_status run(br_search *s, br_result *r, bool *solved, uint32_t max_dep
     return st;
 }
 
-/* Keeps the cheaper of *best and *r (r is cleared either way). */
-static void keep_best(br_result *best, bool *have, br_result *r)
+/* Keeps the cheaper of *best and *r if it beats `bound` (r is cleared either way). */
+static void keep_best(br_result *best, bool *have, br_result *r, int64_t bound)
 {
-    if (!*have || r->cost < best->cost) {
+    if (*have ? r->cost < best->cost : r->cost < bound) {
         br_result_clear(best);
         *best = *r;
         *have = true;
@@ -555,17 +555,18 @@ pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
     br_result best = {0}, r = {0};
     bool have = false, solved = false;
+    const int64_t given = p->incumbent > 0 ? p->incumbent : BR_INF; /* to beat */
     uint64_t evaluations = 0;
     if (st == PDT_OK) {
         for (size_t i = 0; i < p->n; i++) all[i] = (uint32_t)i;
         clock_gettime(CLOCK_MONOTONIC, &s.start);
-        for (uint32_t d = 1; d <= BR_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++) {
-            st = run(&s, &r, &solved, d, have ? best.cost + 1 : BR_INF, all, err);
-            if (st == PDT_OK) keep_best(&best, &have, &r);
+        for (uint32_t d = 1; given == BR_INF && d <= BR_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++) {
+            st = run(&s, &r, &solved, d, have ? best.cost + 1 : given, all, err);
+            if (st == PDT_OK) keep_best(&best, &have, &r, given);
         }
         if (st == PDT_OK && !s.stopped_by) {
-            st = run(&s, &r, &solved, p->max_depth, have ? best.cost + 1 : BR_INF, all, err);
-            if (st == PDT_OK && (solved || !have || r.cost < best.cost)) keep_best(&best, &have, &r);
+            st = run(&s, &r, &solved, p->max_depth, have ? best.cost + 1 : given, all, err);
+            if (st == PDT_OK) keep_best(&best, &have, &r, given);
             /* not solved and not stopped: nothing beats the incumbent, which is then optimal */
         }
         evaluations = s.evaluations;
@@ -573,6 +574,7 @@ pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
     br_result_clear(&r);
     if (st == PDT_OK) {
         *out = best;
+        out->found = have;
         out->optimal = !s.stopped_by;
         out->stopped_by = s.stopped_by;
         out->evaluations = evaluations;

@@ -40,6 +40,8 @@ typedef struct br_problem {
     size_t memo_bytes;            /* 0: 1 GiB */
     double time_limit;            /* seconds; 0: none */
     const volatile sig_atomic_t *stop;
+    int64_t incumbent;            /* > 0: the cost of a tree the caller has; only cheaper ones
+                                     are sought (none found and not stopped: it is optimal) */
 } br_problem;
 
 typedef struct br_node {
@@ -57,7 +59,10 @@ typedef struct br_result {
     uint64_t *counts;             /* n_nodes * nc class counts */
     int64_t cost;                 /* errors·err_cost + branch nodes·split_cost */
     uint64_t errors, splits;
-    bool optimal;                 /* false: stopped (time, signal, memory) with the best so far */
+    bool found;                   /* a tree is here (always, without an incumbent); false: none
+                                     cheaper than the caller's incumbent was found */
+    bool optimal;                 /* the search finished: the tree here (or the caller's
+                                     incumbent when none is) is optimal */
     const char *stopped_by;       /* "time limit", "interrupt", "memory limit" or NULL */
     uint64_t evaluations, memo_entries;
 } br_result;
