@@ -46,7 +46,8 @@ static br_entry *memo_find(br_memo *m, const uint32_t *c, size_t len, uint64_t h
     for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
         br_entry *e = &m->slots[p];
         if (!e->hash) return e;
-        if (e->hash == h && e->len == len && memcmp(m->keys + e->key, c, len * sizeof *c) == 0) return e;
+        if (e->hash == h && e->len == len && (!len || memcmp(m->keys + e->key, c, len * sizeof *c) == 0))
+            return e;
     }
 }
 
@@ -90,7 +91,7 @@ static br_entry *memo_get(br_memo *m, const uint32_t *c, size_t len, bool create
         m->bytes += add;
     }
     br_entry *e = memo_find(m, c, len, h);
-    memcpy(m->keys + m->n_keys, c, len * sizeof *c);
+    if (len) memcpy(m->keys + m->n_keys, c, len * sizeof *c); /* the root's key is empty */
     *e = (br_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .feature = BR_LEAF};
     m->n_keys += len;
     m->used++;
