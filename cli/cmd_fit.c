@@ -167,6 +167,15 @@ static bool write_outputs(cli_outputs *set, const pdt_model *m, const pdt_datase
 }
 
 /* A picture needs 2-D data: known before the search, so refused before it. */
+/* One class leaves nothing to learn: said, not fitted as a leaf. */
+static bool two_classes(const pdt_dataset *ds)
+{
+    if (pdt_dataset_classes(ds) != 1) return true;
+    fprintf(stderr, "pdt fit: %s: every row has the label \"%s\": a classifier needs at least two classes\n",
+            pdt_dataset_name(ds), pdt_dataset_class_name(ds, 0));
+    return false;
+}
+
 static bool plot_fits(const pdt_dataset *ds)
 {
     const char *plot = cli_get(fit_options, "plot");
@@ -211,7 +220,7 @@ static int fit_run(int argc, char **argv)
     cli_outputs set;
     if (!cli_outputs_plan(&set, fit_options, fit_outputs, fit_inputs, "fit")) return 1;
     pdt_dataset *ds = NULL;
-    if (!cli_load_data(&ds, fit_options, "fit", false) || !plot_fits(ds)) {
+    if (!cli_load_data(&ds, fit_options, "fit", false) || !plot_fits(ds) || !two_classes(ds)) {
         cli_outputs_abort(&set);
         pdt_dataset_free(&ds);
         return 1;

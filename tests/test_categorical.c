@@ -388,6 +388,19 @@ static void test_cli(void **state)
     assert_non_null(strstr(r.out, "objective 0"));
     tu_run_free(&r);
     free(data);
+    /* an empty category name is a missing value; one class is nothing to learn */
+    char *empty = tu_write_file("cat_empty.csv", "c,y\n\"\",a\nblue,b\n");
+    tu_run_pdt(&r, "fit", "--data", empty, "--rules", "binary", "--depth", "1", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "cat_empty.csv:2:1: missing value \"\" in column \"c\""));
+    tu_run_free(&r);
+    free(empty);
+    char *one = tu_write_file("cat_one.csv", "c,y\nred,a\nblue,a\n");
+    tu_run_pdt(&r, "fit", "--data", one, "--rules", "categorical", "--sparse", "0.01", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "every row has the label \"a\": a classifier needs at least two classes"));
+    tu_run_free(&r);
+    free(one);
 }
 
 int main(void)
