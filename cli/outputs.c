@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static bool refuse(const cli_outputs *set, const char *option, const char *path, const char *why)
@@ -280,6 +284,96 @@ static bool commit_one(cli_outputs *set, cli_output *o)
     return ok;
 }
 
+/* ------------------------------------------------------------ committing a set */
+
+/* The outputs' directories, locked (flock, in device/inode order, so two runs
+ * cannot deadlock) while a set is renamed into place: two runs writing the
+ * same outputs leave one run's whole set, never a mix of the two. */
+typedef struct dir_lock {
+    dev_t dev;
+    ino_t ino;
+    int fd;
+} dir_lock;
+
+static int dir_lock_cmp(const void *a, const void *b)
+{
+    const dir_lock *x = a, *y = b;
+    if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+    return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static size_t lock_dirs(dir_lock *locks, const cli_outputs *set)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        if (strcmp(set->o[i].path, "-") == 0) continue;
+        char copy[PATH_MAX];
+        snprintf(copy, sizeof copy, "%s", set->o[i].path);
+        int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0) { /* unlockable: the renames still work or fail alone */
+            if (fd >= 0) close(fd);
+            continue;
+        }
+        bool seen = false;
+        for (size_t k = 0; k < n && !seen; k++) seen = locks[k].dev == st.st_dev && locks[k].ino == st.st_ino;
+        if (seen) {
+            close(fd);
+            continue;
+        }
+        locks[n++] = (dir_lock){st.st_dev, st.st_ino, fd};
+    }
+    qsort(locks, n, sizeof *locks, dir_lock_cmp);
+    for (size_t k = 0; k < n; k++)
+        while (flock(locks[k].fd, LOCK_EX) != 0 && errno == EINTR) {}
+    return n;
+}
+
+static void unlock_dirs(dir_lock *locks, size_t n)
+{
+    for (size_t k = 0; k < n; k++) close(locks[k].fd); /* closing releases the lock */
+}
+
+/* Test hooks (tests/test_cli_paths.c): PDT_TEST_COMMIT_DELAY_MS sleeps before
+ * the last rename of a set (widening the window another run could use);
+ * PDT_TEST_COMMIT_FAIL=K makes the K-th rename of the set fail. */
+static long test_hook(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtol(v, NULL, 10) : 0;
+}
+
+/* The target as it was: a hard link "TARGET.bak-PID" until the set is in
+ * place, so that a rename failing part-way can put the earlier ones back. */
+typedef struct backup {
+    char path[PATH_MAX + 32];
+    bool kept;    /* the target existed and its link was made */
+    bool renamed; /* the new file is in place */
+} backup;
+
+static void keep_backup(backup *b, const cli_output *o)
+{
+    b->kept = b->renamed = false;
+    if (strcmp(o->path, "-") == 0) return;
+    snprintf(b->path, sizeof b->path, "%s.bak-%ld", o->path, (long)getpid());
+    b->kept = link(o->path, b->path) == 0;
+}
+
+/* After a failure: every renamed target back as it was (or gone, if it was new). */
+static void roll_back(backup *b, cli_outputs *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        if (b[i].renamed) {
+            if (b[i].kept)
+                rename(b[i].path, set->o[i].path);
+            else
+                unlink(set->o[i].path);
+        } else if (b[i].kept) {
+            unlink(b[i].path);
+        }
+    }
+}
+
 bool cli_outputs_commit(cli_outputs *set)
 {
     for (size_t i = 0; i < set->n; i++) {
@@ -300,8 +394,31 @@ bool cli_outputs_commit(cli_outputs *set)
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGHUP);
     sigprocmask(SIG_BLOCK, &block, &old);
+    dir_lock locks[CLI_MAX_OUTPUTS];
+    backup backups[CLI_MAX_OUTPUTS];
+    size_t n_locks = lock_dirs(locks, set);
+    for (size_t i = 0; i < set->n; i++) keep_backup(&backups[i], &set->o[i]);
+    long delay_ms = test_hook("PDT_TEST_COMMIT_DELAY_MS"), fail_at = test_hook("PDT_TEST_COMMIT_FAIL");
     bool ok = true;
-    for (size_t i = 0; i < set->n; i++) ok = ok && commit_one(set, &set->o[i]);
+    for (size_t i = 0; i < set->n && ok; i++) {
+        if (delay_ms > 0 && i + 1 == set->n)
+            nanosleep(&(struct timespec){delay_ms / 1000, (delay_ms % 1000) * 1000000L}, NULL);
+        if (fail_at > 0 && (size_t)fail_at == i + 1) {
+            fprintf(stderr, "pdt %s: option --%s: cannot write %s: failure injected (PDT_TEST_COMMIT_FAIL)\n",
+                    set->cmd, set->o[i].option, set->o[i].path);
+            ok = false;
+            break;
+        }
+        ok = commit_one(set, &set->o[i]);
+        backups[i].renamed = ok && strcmp(set->o[i].path, "-") != 0;
+    }
+    if (ok) {
+        for (size_t i = 0; i < set->n; i++)
+            if (backups[i].kept) unlink(backups[i].path);
+    } else {
+        roll_back(backups, set);
+    }
+    unlock_dirs(locks, n_locks);
     cli_outputs_abort(set); /* what a failure left staged */
     sigprocmask(SIG_SETMASK, &old, NULL);
     return ok;

@@ -384,9 +384,135 @@ static void test_cli_paths_sigint_keeps_the_best(void **state)
     free(data), free(json), free(svg);
 }
 
+/* ------------------------------------------------ a set is renamed as one */
+
+/* A rename failing part-way (injected: PDT_TEST_COMMIT_FAIL=2) puts the first
+ * output back as it was: an old model stays the old model, a new DOT file is
+ * not left alone; no temporary or backup file remains. */
+static void test_cli_paths_failed_rename_rolls_back(void **state)
+{
+    (void)state;
+    char *data = copy_fixture("iris.csv", "rb.csv");
+    char *dir = path_in_tmp("rollback");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    char json[512], dot[512];
+    snprintf(json, sizeof json, "%s/m.json", dir);
+    snprintf(dot, sizeof dot, "%s/t.dot", dir);
+    char *old = tu_write_file("rollback/m.json", "the old model\n");
+    setenv("PDT_TEST_COMMIT_FAIL", "2", 1);
+    tu_run r;
+    tu_run_pdt(&r, "fit", "--data", data, "--rules", "axis", "--depth", "1", "-o", json, "--dot", dot, NULL);
+    unsetenv("PDT_TEST_COMMIT_FAIL");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "failure injected"));
+    tu_run_free(&r);
+    char *after = tu_read_file(json);
+    assert_string_equal(after, "the old model\n");
+    assert_false(tu_exists(dot));
+    DIR *d = opendir(dir);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strstr(e->d_name, ".tmp") || strstr(e->d_name, ".bak")) fprintf(stderr, "left: %s\n", e->d_name);
+        assert_null(strstr(e->d_name, ".tmp"));
+        assert_null(strstr(e->d_name, ".bak"));
+    }
+    closedir(d);
+    /* without the failure the same command replaces both */
+    tu_run_pdt(&r, "fit", "--data", data, "--rules", "axis", "--depth", "1", "-o", json, "--dot", dot, NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    free(after);
+    after = tu_read_file(json);
+    assert_non_null(strstr(after, "\"depth\": 1"));
+    assert_true(tu_exists(dot));
+    free(after), free(old), free(data), free(dir);
+}
+
+/* Two runs writing the same outputs: the first holds its set's rename back
+ * (PDT_TEST_COMMIT_DELAY_MS) while the second finishes; the outputs must
+ * then be one run's set — the model and the drawing of the same depth —
+ * not the second's model beside the first's drawing. */
+static void test_cli_paths_concurrent_runs_do_not_mix(void **state)
+{
+    (void)state;
+    char *data = copy_fixture("iris.csv", "cc.csv");
+    char *json = path_in_tmp("cc.json"), *dot = path_in_tmp("cc.dot");
+    char *first[] = {getenv("PDT_BIN"), "fit", "--data", data, "--rules", "axis", "--depth", "1", "-q", "-o", json,
+                     "--dot", dot, NULL};
+    char *second[] = {getenv("PDT_BIN"), "fit", "--data", data, "--rules", "axis", "--depth", "2", "-q", "-o", json,
+                      "--dot", dot, NULL};
+    setenv("PDT_TEST_COMMIT_DELAY_MS", "1500", 1);
+    pid_t a = fork();
+    assert_true(a >= 0);
+    if (a == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        dup2(nul, 1), dup2(nul, 2);
+        execv(first[0], first);
+        _exit(127);
+    }
+    unsetenv("PDT_TEST_COMMIT_DELAY_MS");
+    struct timespec ts = {0, 400000000L}; /* the first is in its delay by now */
+    nanosleep(&ts, NULL);
+    int status = 0;
+    run_and_kill2(second, -1, 0, -1, &status);
+    while (waitpid(a, &status, 0) < 0 && errno == EINTR) {}
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char *doc = tu_read_file(json), *drawing = tu_read_file(dot);
+    bool depth1 = strstr(doc, "\"depth\": 1") != NULL, depth2 = strstr(doc, "\"depth\": 2") != NULL;
+    bool drawn1 = strstr(drawing, "depth 1") != NULL, drawn2 = strstr(drawing, "depth 2") != NULL;
+    if (depth1 != drawn1 || depth2 != drawn2) fprintf(stderr, "model depth %s, drawing %s\n", depth1 ? "1" : "2",
+                                                      drawn1 ? "1" : "2");
+    assert_true(depth1 != depth2 && drawn1 != drawn2);
+    assert_true(depth1 == drawn1);
+    /* the second waited for the first's set, then replaced it: its own set is there */
+    assert_true(depth2);
+    assert_no_tmp(tu_tmpdir());
+    free(doc), free(drawing), free(json), free(dot), free(data);
+}
+
+/* Ctrl-C keeps the best tree in every backend, not only the fused engine:
+ * the numeric axis backend, the binary backend's branch search (one-hot,
+ * --sparse without limits) and the categorical family's. */
+static void test_cli_paths_sigint_in_every_backend(void **state)
+{
+    (void)state;
+    char csv[64 * 800 + 64] = "a,b,c,d,e,f,y\n";
+    size_t used = strlen(csv);
+    tu_rng rng = {77};
+    for (int i = 0; i < 800; i++) {
+        for (int j = 0; j < 6; j++) used += (size_t)sprintf(csv + used, "%u,", tu_below(&rng, 1000));
+        used += (size_t)sprintf(csv + used, "%u\n", tu_below(&rng, 3));
+    }
+    char *numeric = tu_write_file("sig_numeric.csv", csv);
+    char *ttt = copy_fixture("categorical/kr-vs-kp.csv", "sig_krkp.csv");
+    char *json = path_in_tmp("sig_backend.json");
+    struct { const char *rules, *data, *a, *b; } runs[] = {
+        {"axis", numeric, "--depth", "4"},
+        {"binary", ttt, "--sparse", "0.001"},
+        {"categorical", ttt, "--sparse", "0.001"},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+        unlink(json);
+        char *argv[] = {getenv("PDT_BIN"), "fit", "--data", (char *)runs[k].data, "--rules", (char *)runs[k].rules,
+                        (char *)runs[k].a, (char *)runs[k].b, "--threads", "1", "-q", "-o", json, NULL};
+        int status = 0;
+        double seconds = run_and_kill2(argv, 1.0, SIGINT, -1, &status);
+        if (status != 130) fprintf(stderr, "%s: status %d after %.1f s\n", runs[k].rules, status, seconds);
+        assert_int_equal(status, 130);
+        assert_true(seconds < 30);
+        char *doc = tu_read_file(json);
+        assert_non_null(doc);
+        assert_non_null(strstr(doc, "\"optimal\": false"));
+        free(doc);
+    }
+    free(numeric), free(ttt), free(json);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli_paths_failed_rename_rolls_back),
+        cmocka_unit_test(test_cli_paths_concurrent_runs_do_not_mix),
+        cmocka_unit_test(test_cli_paths_sigint_in_every_backend),
         cmocka_unit_test(test_cli_paths_output_is_input),
         cmocka_unit_test(test_cli_paths_not_a_regular_file),
         cmocka_unit_test(test_cli_paths_dash_is_stdout),
