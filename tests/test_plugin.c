@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pdt.h"
 #include "test_util.h"
 
 /* x = 1..6, classes a a b b a a: one threshold leaves 2 errors, two leave 0. */
@@ -182,6 +183,23 @@ static void test_plugin_sides_checked(void **state)
     free(bad), free(data), free(out);
 }
 
+/* This test program has libpdt linked in statically; a plugin linked with
+ * libpdt.so would bring a second copy of the library into the process, so
+ * the loader refuses it (docs/writing-a-rule.md, "One library per process"). */
+static void test_plugin_static_host_refuses_second_copy(void **state)
+{
+    (void)state;
+    char *tiny = plugin("good_tiny");
+    pdt_error err;
+    pdt_error_clear(&err);
+    assert_int_equal(pdt_plugin_load(tiny, &err), PDT_EPLUGIN);
+    assert_non_null(strstr(err.message, tiny));
+    assert_non_null(strstr(err.message, "libpdt.so.0, a second copy of libpdt beside the one this "
+                                        "program has built in"));
+    assert_null(pdt_rule_class_find("tiny"));
+    free(tiny);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +209,7 @@ int main(void)
         cmocka_unit_test(test_plugin_refused),
         cmocka_unit_test(test_plugin_loaded_twice),
         cmocka_unit_test(test_plugin_sides_checked),
+        cmocka_unit_test(test_plugin_static_host_refuses_second_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
