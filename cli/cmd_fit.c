@@ -53,6 +53,8 @@ static void fit_help(FILE *out)
                  "proper trees with at most K branch nodes (and at most D levels) whose rules\n"
                  "come from the family.\n\noptions:\n");
     cli_print_options(out, fit_options);
+    fprintf(out, "      --plugin FILE.so           load a rule or problem plugin first (repeatable; also "
+                 "$PDT_PLUGIN_PATH): its family is then known to --rules ('pdt plugins' lists them)\n");
 }
 
 static bool parse_perfect(pdt_fit_options *fo, const char *v)

@@ -147,7 +147,8 @@ static pdt_status rule_family(mload *L, const pdt_rule_class **cls, const json_t
     size_t mark = pdt_json_push(&L->j, "family");
     pdt_status st = PDT_OK;
     if (!*cls)
-        st = pdt_json_error(&L->j, "unknown rule family \"%.200s\"", family);
+        st = pdt_json_error(&L->j, "unknown rule family \"%.200s\" (not built in: is its plugin "
+                            "loaded?)", family);
     else if (!(*cls)->classify && !(*cls)->route)
         st = pdt_json_error(&L->j, "rule family \"%s\" cannot classify points", family);
     pdt_json_pop(&L->j, mark);

@@ -175,6 +175,19 @@ const pdt_rule_class *pdt_rule_class_at(size_t i);
 const char *pdt_rule_class_name(const pdt_rule_class *cls);
 const char *pdt_rule_class_description(const pdt_rule_class *cls);
 
+/* Run-time plugins (docs/writing-a-rule.md, "Outside the tree"): loads the
+ * shared object at `path` — a rule or problem class defined with
+ * PDT_DEFINE_RULE / PDT_DEFINE_PROBLEM (pdt_plugin.h) and built against the
+ * installed pdt — and registers its classes by name, as built-in ones.
+ * Refused (PDT_EPLUGIN, the file named in the message): a file that cannot
+ * be loaded or lacks the `pdt_plugin` record, another PDT_PLUGIN_ABI, a class
+ * of another interface version or without a required slot, a name already
+ * registered.  Not thread-safe: load plugins before fitting. */
+pdt_status pdt_plugin_load(const char *path, pdt_error *err);
+/* Every plugin of a PDT_PLUGIN_PATH-style list: ':'-separated entries, each a
+ * plugin file or a directory whose *.so files are loaded in name order. */
+pdt_status pdt_plugin_load_list(const char *list, pdt_error *err);
+
 /* Options every rule plugin may read. */
 typedef struct pdt_rule_params {
     unsigned degree;      /* polynomial degree for hypersurfaces (0 = plugin default) */

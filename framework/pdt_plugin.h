@@ -4,7 +4,13 @@
  * defined in one file of rules/ or problems/ with PDT_DEFINE_RULE(name) /
  * PDT_DEFINE_PROBLEM(name).  The build scans those markers and writes the
  * registry, so adding a plugin never edits framework code.  Slots may only be
- * appended; optional slots are NULL and the framework falls back. */
+ * appended; optional slots are NULL and the framework falls back.
+ *
+ * The same file, compiled outside libpdt as a shared object, is a run-time
+ * plugin: there the marker also defines the exported `pdt_plugin` record
+ * (PDT_PLUGIN_ABI, the class) that pdt_plugin_load (pdt.h; `pdt fit
+ * --plugin FILE.so`) checks before it registers the class by name.
+ * docs/writing-a-rule.md, "Outside the tree", shows the build. */
 #ifndef PDT_PLUGIN_H
 #define PDT_PLUGIN_H
 
@@ -160,7 +166,68 @@ static inline bool pdt_comb_next(uint32_t *t, size_t k, size_t n)
     return true;
 }
 
-#define PDT_DEFINE_RULE(ident) const pdt_rule_class pdt_rule_class_##ident
+/* --------------------------------------------------------- run-time plugins */
+
+/* The plugin ABI: the layout of every struct and the signature of every
+ * function a plugin compiles against (this header, pdt.h, pdt_geometry.h,
+ * pdt_linalg.h, bitset.h).  Raised whenever one of them changes other than by
+ * appending a slot; pdt_plugin_load refuses a plugin built for another one. */
+#define PDT_PLUGIN_ABI 1u
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PDT_VISIBLE __attribute__((visibility("default")))
+#define PDT_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define PDT_VISIBLE
+#define PDT_HIDDEN
+#endif
+
+/* What a plugin shared object exports, under the symbol name "pdt_plugin".
+ * `abi` comes first and is read before anything else. */
+typedef struct pdt_plugin_info {
+    unsigned abi;                             /* PDT_PLUGIN_ABI of the headers it was built with */
+    const pdt_rule_class *const *rules;       /* NULL-terminated, or NULL */
+    const pdt_problem_class *const *problems; /* NULL-terminated, or NULL */
+} pdt_plugin_info;
+
+/* Defines the exported record of a plugin holding the classes of the two
+ * NULL-terminated arrays (either may be NULL): for a shared object with
+ * several classes, compiled with PDT_PLUGIN_MANUAL defined so that the
+ * PDT_DEFINE_* markers do not define one each. */
+#define PDT_PLUGIN(rule_array, problem_array)                                                      \
+    PDT_VISIBLE extern const pdt_plugin_info pdt_plugin;                                           \
+    const pdt_plugin_info pdt_plugin = {PDT_PLUGIN_ABI, rule_array, problem_array}
+
+/* Registers a class as if built in (a program's own rule family, or what
+ * pdt_plugin_load found): refused when its version, name or required slots
+ * are wrong or its name is taken.  `origin` (copied; NULL: the program)
+ * names where it comes from in messages and in `pdt plugins`.  Not
+ * thread-safe: register before fitting. */
+pdt_status pdt_rule_class_register(const pdt_rule_class *cls, const char *origin, pdt_error *err);
+pdt_status pdt_problem_class_register(const pdt_problem_class *cls, const char *origin,
+                                      pdt_error *err);
+/* The plugin file a class was loaded from, "(program)" for one registered by
+ * the program, NULL for a built-in class. */
+const char *pdt_rule_class_origin(const pdt_rule_class *cls);
+const char *pdt_problem_class_origin(const pdt_problem_class *cls);
+
+/* Inside libpdt (PDT_BUILDING_LIBPDT) a marker defines the class, which the
+ * generated registry lists; anywhere else it also defines the plugin record,
+ * so one file is one loadable plugin.  The class object is hidden either way:
+ * a plugin's class never binds to a built-in one of the same C name. */
+#if defined(PDT_BUILDING_LIBPDT) || defined(PDT_PLUGIN_MANUAL)
+#define PDT_PLUGIN_RECORD_(kind, ident, rules, problems)
+#else
+#define PDT_PLUGIN_RECORD_(kind, ident, rules, problems)                                           \
+    static const pdt_##kind##_class *const pdt_plugin_classes_[] = {&pdt_##kind##_class_##ident,   \
+                                                                   NULL};                          \
+    PDT_PLUGIN(rules, problems);
+#endif
+
+#define PDT_DEFINE_RULE(ident)                                                                     \
+    PDT_HIDDEN extern const pdt_rule_class pdt_rule_class_##ident;                                 \
+    PDT_PLUGIN_RECORD_(rule, ident, pdt_plugin_classes_, NULL)                                     \
+    const pdt_rule_class pdt_rule_class_##ident
 
 /* The candidates of one or more rule classes on a dataset with everything the
  * splitter needs precomputed: side bitsets and defining points. */
@@ -288,7 +355,10 @@ struct pdt_problem_class {
                         const void *bound, pdt_error *err);
 };
 
-#define PDT_DEFINE_PROBLEM(ident) const pdt_problem_class pdt_problem_class_##ident
+#define PDT_DEFINE_PROBLEM(ident)                                                                  \
+    PDT_HIDDEN extern const pdt_problem_class pdt_problem_class_##ident;                           \
+    PDT_PLUGIN_RECORD_(problem, ident, NULL, pdt_plugin_classes_)                                  \
+    const pdt_problem_class pdt_problem_class_##ident
 
 const pdt_problem_class *pdt_problem_class_find(const char *name);
 size_t pdt_problem_class_count(void);

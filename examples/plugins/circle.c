@@ -34,6 +34,12 @@
 
 #define CIRCLE_ULPS 6
 
+/* The family's name for --rules.  pdt has this file built in as "circle"; a
+ * copy loaded as a plugin beside it needs another name (-DCIRCLE_NAME='"disc"'). */
+#ifndef CIRCLE_NAME
+#define CIRCLE_NAME "circle"
+#endif
+
 extern const pdt_rule_class pdt_rule_class_circle;
 
 /* Exact coordinates of up to four points (three defining points and a query). */
@@ -274,7 +280,7 @@ static pdt_status circle_describe(pdt_buf *out, const pdt_rule *rule, const char
 
 PDT_DEFINE_RULE(circle) = {
     .version = PDT_RULE_V1,
-    .name = "circle",
+    .name = CIRCLE_NAME,
     .description = "circles through 3 data points, inside = left, each side assignment of the points "
                    "(C(N,3)·8 rules; example plugin, examples/plugins/circle.c)",
     .flags = PDT_EXACT | PDT_DATA_DEFINED,

@@ -2,7 +2,8 @@
  * brute-force specification (spec.h) and by every engine of the library.
  *
  * For each instance: (0) the candidate rules' sides are the ones their family
- * documents, recomputed here from the coordinates; (1) the fused engine's
+ * documents, recomputed here from the coordinates (not for a `foreign`
+ * family, one loaded from a plugin: its author checks its sides); (1) the fused engine's
  * optimum equals odt_K of the specification, (2) also without the subproblem
  * cache, (3) the combination driver's too; (4) each returned model has
  * size ≤ K, depth ≤ D, and its predictions on the training rows misclassify
@@ -35,6 +36,7 @@ typedef struct oracle_case {
     int64_t weight4[ORACLE_MAX_CLASSES]; /* class weights · 4 (when weighted) */
     uint32_t k, max_depth, min_leaf;     /* max_depth PDT_UNLIMITED: none */
     uint64_t seed;                       /* the generator's seed, for messages */
+    bool foreign;                        /* rules of a loaded plugin: check (0) is its author's */
 } oracle_case;
 
 /* Totals over the instances checked so far (for the summary line). */
