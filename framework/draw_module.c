@@ -6,6 +6,11 @@
  *   3. where `cmake --install` puts it (PDT_DRAW_MODULE_INSTALLED).
  * The outcome, success or the error, is decided once per process. */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -105,4 +110,72 @@ pdt_status pdt_draw_module_load(pdt_error *err)
 {
     const pdt_draw_module *m;
     return pdt_draw_module_get(&m, err);
+}
+
+/* ------------------------------------------------------------ isolation */
+
+static void write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        p += w, len -= (size_t)w;
+    }
+}
+
+/* The child: default signal actions (the parent's handlers would remove the
+ * parent's temporary files), draw, report. */
+static void child_draw(pdt_status (*draw)(void *, FILE *, pdt_error *), void *arg, FILE *f, int fd)
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTRAP, SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) signal(sigs[k], SIG_DFL);
+    pdt_error e;
+    pdt_error_clear(&e);
+    pdt_status st = draw(arg, f, &e);
+    if (st == PDT_OK && fflush(f) != 0) st = pdt_error_set(&e, PDT_EIO, "write error: %s", strerror(errno));
+    if (st != PDT_OK) {
+        write_all(fd, &st, sizeof st);
+        write_all(fd, e.message, strlen(e.message));
+    }
+    _exit(st == PDT_OK ? 0 : 1);
+}
+
+pdt_status pdt_draw_isolated(pdt_status (*draw)(void *arg, FILE *f, pdt_error *err), void *arg, FILE *f,
+                             const char *path, pdt_error *err)
+{
+    int fds[2];
+    if (fflush(f) != 0 || pipe(fds) != 0) return draw(arg, f, err);
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return draw(arg, f, err); /* no process to spare: drawn here */
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child_draw(draw, arg, f, fds[1]);
+    }
+    close(fds[1]);
+    char msg[sizeof(pdt_status) + sizeof err->message];
+    size_t got = 0;
+    for (ssize_t r; got < sizeof msg && (r = read(fds[0], msg + got, sizeof msg - got)) != 0;)
+        if (r > 0) got += (size_t)r;
+        else if (errno != EINTR) break;
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return pdt_error_set(err, PDT_EINTERNAL, "waiting for the drawing of %s: %s", path, strerror(errno));
+    if (WIFSIGNALED(status))
+        return pdt_error_set(err, PDT_ELIMIT, "the drawing library died (signal %d, %s): a picture this large "
+                             "may need more memory than allowed (a PNG is rasterised whole; --svg or --dot draw "
+                             "the same without that)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return PDT_OK;
+    pdt_status st = PDT_EINTERNAL;
+    if (got >= sizeof st) memcpy(&st, msg, sizeof st);
+    int len = got > sizeof st ? (int)(got - sizeof st) : 0;
+    return pdt_error_set(err, st != PDT_OK ? st : PDT_EINTERNAL, "%.*s", len, len ? msg + sizeof st : "the drawing failed");
 }

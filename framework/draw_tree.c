@@ -37,6 +37,18 @@ static pdt_status check_format(const char *format, pdt_error *err)
                          format);
 }
 
+typedef struct tree_job {
+    const pdt_draw_module *module;
+    const pdt_draw_tree *tree;
+    const char *format;
+} tree_job;
+
+static pdt_status draw_tree_job(void *arg, FILE *f, pdt_error *err)
+{
+    const tree_job *j = arg;
+    return j->module->render_tree(j->tree, j->format, f, err);
+}
+
 pdt_status pdt_draw_tree_render(const pdt_draw_tree *tree, const char *path, const char *format,
                                 pdt_error *err)
 {
@@ -47,8 +59,9 @@ pdt_status pdt_draw_tree_render(const pdt_draw_tree *tree, const char *path, con
     pdt_atomic_file af;
     if (st == PDT_OK) st = pdt_atomic_file_open(&af, path, err);
     if (st != PDT_OK) return st;
-    st = module->render_tree(tree, format, af.f, err);
+    tree_job job = {module, tree, format};
+    st = pdt_draw_isolated(draw_tree_job, &job, af.f, path, err);
     if (st == PDT_OK) return pdt_atomic_file_commit(&af, err);
     pdt_atomic_file_abort(&af);
-    return pdt_error_prefix(err, "cannot draw %s: ", path);
+    return st == PDT_ELIMIT ? st : pdt_error_prefix(err, "cannot draw %s: ", path);
 }

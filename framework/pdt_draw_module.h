@@ -64,4 +64,12 @@ typedef struct pdt_draw_module {
 /* The core's side: the module, loaded on the first call (draw_module.c). */
 pdt_status pdt_draw_module_get(const pdt_draw_module **out, pdt_error *err);
 
+/* Runs draw(arg, f, err) in a child process that writes to f, so that the
+ * drawing libraries dying (Graphviz or cairo aborting or crashing when a large
+ * picture meets a memory limit) is an error (PDT_ELIMIT), not a crash of the
+ * command; the child's own error comes back as its message.  `path` is only
+ * for a failure to wait for the child. */
+pdt_status pdt_draw_isolated(pdt_status (*draw)(void *arg, FILE *f, pdt_error *err), void *arg, FILE *f,
+                             const char *path, pdt_error *err);
+
 #endif

@@ -174,6 +174,18 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+typedef struct picture_job {
+    const pdt_draw_module *module;
+    const pdt_draw_picture *pic;
+    bool png;
+} picture_job;
+
+static pdt_status draw_picture_job(void *arg, FILE *f, pdt_error *err)
+{
+    const picture_job *j = arg;
+    return j->module->render_picture(j->pic, j->png, f, err);
+}
+
 pdt_status pdt_plot_save(pdt_plot *p, const char *path, pdt_error *err)
 {
     bool png = ends_with(path, ".png"), svg = ends_with(path, ".svg");
@@ -185,8 +197,9 @@ pdt_status pdt_plot_save(pdt_plot *p, const char *path, pdt_error *err)
     if (st == PDT_OK) st = pdt_atomic_file_open(&af, path, err);
     if (st != PDT_OK) return st;
     pdt_draw_picture pic = {p->width, p->height, p->x0, p->x1, p->y0, p->y1, p->shapes, p->n};
-    st = module->render_picture(&pic, png, af.f, err);
+    picture_job job = {module, &pic, png};
+    st = pdt_draw_isolated(draw_picture_job, &job, af.f, path, err);
     if (st == PDT_OK) return pdt_atomic_file_commit(&af, err);
     pdt_atomic_file_abort(&af);
-    return pdt_error_prefix(err, "%s: ", path);
+    return st == PDT_ELIMIT ? st : pdt_error_prefix(err, "%s: ", path);
 }

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -507,9 +508,71 @@ static void test_cli_paths_sigint_in_every_backend(void **state)
     free(numeric), free(ttt), free(json);
 }
 
+/* Issue 16: a large PNG meeting a memory limit crashed Graphviz/cairo and
+ * with them pdt (SIGSEGV, SIGTRAP from GLib), leaving a temporary file.  The
+ * drawing now runs in a child process: under every limit tried the command
+ * either succeeds with whole outputs or refuses cleanly, never dies. */
+static void test_cli_paths_png_under_memory_limit(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip(); /* ASan's shadow memory needs more address space than any of these limits */
+#else
+    char *data = copy_fixture("categorical/tic-tac-toe.csv", "mem.csv");
+    char *dir = path_in_tmp("memlimit");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    char png[512], json[512];
+    snprintf(png, sizeof png, "%s/t.png", dir);
+    snprintf(json, sizeof json, "%s/m.json", dir);
+    char *argv[] = {getenv("PDT_BIN"), "fit", "--data", data, "--rules", "categorical", "--sparse", "0.0001", "-q",
+                    "-o", json, "--png", png, NULL};
+    size_t died = 0, drawn = 0;
+    for (long mb = 40; mb <= 200; mb += 20) {
+        unlink(png), unlink(json);
+        int err_pipe[2];
+        assert_int_equal(pipe(err_pipe), 0);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            struct rlimit lim = {(rlim_t)mb << 20, (rlim_t)mb << 20};
+            setrlimit(RLIMIT_AS, &lim);
+            int nul = open("/dev/null", O_RDWR);
+            dup2(nul, 0), dup2(nul, 1), dup2(err_pipe[1], 2);
+            close(err_pipe[0]);
+            execv(argv[0], argv);
+            _exit(127);
+        }
+        close(err_pipe[1]);
+        char msg[4096] = {0};
+        size_t got = 0;
+        for (ssize_t r; got + 1 < sizeof msg && (r = read(err_pipe[0], msg + got, sizeof msg - 1 - got)) > 0;)
+            got += (size_t)r;
+        close(err_pipe[0]);
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+        if (WIFSIGNALED(st)) fprintf(stderr, "%ld MB: killed by signal %d: %s\n", mb, WTERMSIG(st), msg);
+        assert_false(WIFSIGNALED(st));
+        if (WEXITSTATUS(st) == 0) {
+            assert_true(png_complete(png));
+            assert_true(tu_exists(json));
+            drawn++;
+        } else {
+            assert_false(tu_exists(png)); /* all outputs or none */
+            assert_false(tu_exists(json));
+            died += strstr(msg, "the drawing library died") != NULL;
+        }
+        assert_no_tmp(dir);
+    }
+    fprintf(stderr, "memory limits 40..200 MB: %zu drawn, %zu refused because the drawing died\n", drawn, died);
+    assert_true(died >= 1 && drawn >= 1);
+    free(data), free(dir);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli_paths_png_under_memory_limit),
         cmocka_unit_test(test_cli_paths_failed_rename_rolls_back),
         cmocka_unit_test(test_cli_paths_concurrent_runs_do_not_mix),
         cmocka_unit_test(test_cli_paths_sigint_in_every_backend),
