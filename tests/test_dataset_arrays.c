@@ -330,6 +330,63 @@ static void test_dataset_arrays_missing_like_csv(void **state)
     expect_error(&in, "missing drop left out every one of the 1 rows");
 }
 
+/* A multiway tree on categories from arrays and its ways through the node
+ * accessors: colour alone decides the class (red p, green q, blue r; x is
+ * noise), so the sparse optimum is one multiway split at the root, 0 errors:
+ * objective 0/6 + 1/100 * 1.  A colour the model never saw ends at the root. */
+static void test_dataset_arrays_multiway_ways(void **state)
+{
+    (void)state;
+    static const char *const features[] = {"colour", "x"};
+    static const pdt_column_kind kinds[] = {PDT_COLUMN_CATEGORICAL, PDT_COLUMN_NUMERIC};
+    static const char *const cells[] = {"red", "1", "green", "2", "blue", "1", "red", "2", "green", "1", "blue", "2"};
+    static const uint32_t y[] = {0, 1, 2, 0, 1, 2};
+    static const char *const classes[] = {"p", "q", "r"};
+    pdt_array_data in = {.n = 6, .d = 2, .cells = cells, .feature_names = features, .labels = y,
+                         .class_names = classes, .n_classes = 3, .kinds = kinds};
+    pdt_dataset *ds = from_arrays(&in);
+    pdt_fit_options opt;
+    pdt_fit_options_init(&opt);
+    opt.rules = "categorical", opt.sparse = "0.01", opt.threads = 1;
+    pdt_model *m = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_fit(&m, ds, &opt, &err) != PDT_OK) fail_msg("%s", err.message);
+    mpq_t o;
+    mpq_init(o);
+    pdt_model_objective(o, m);
+    assert_int_equal(mpq_cmp_ui(o, 1, 100), 0);
+    mpq_clear(o);
+    assert_int_equal(pdt_model_size(m), 1);
+    assert_int_equal(pdt_model_node_ways(m, 0), 3);
+    int32_t left, right;
+    pdt_model_node_children(&left, &right, m, 0);
+    assert_int_equal(left, -1);
+    assert_int_equal(right, -1);
+    static const char *const want[] = {"colour = blue", "colour = green", "colour = red"}; /* code order */
+    for (size_t w = 0; w < 3; w++) {
+        char *text = NULL;
+        assert_int_equal(pdt_model_node_way_text(&text, m, 0, w, &err), PDT_OK);
+        assert_string_equal(text, want[w]);
+        free(text);
+        int32_t child = pdt_model_node_way_child(m, 0, w);
+        assert_true(child > 0 && (size_t)child < pdt_model_nodes(m));
+        assert_int_equal(pdt_model_node_ways(m, (size_t)child), 0);
+        assert_int_equal(pdt_model_node_label(m, (size_t)child), 2 - w); /* blue r, green q, red p */
+    }
+    static const char *const other[] = {"pink", "1", "green", "9"};
+    pdt_array_data new_rows = {.n = 2, .d = 2, .cells = other, .feature_names = features, .kinds = kinds};
+    pdt_dataset *nd = from_arrays(&new_rows);
+    uint32_t leaf[2], cls[2];
+    assert_int_equal(pdt_model_apply(leaf, m, nd, &err), PDT_OK);
+    assert_int_equal(pdt_model_predict(cls, m, nd, &err), PDT_OK);
+    assert_int_equal(leaf[0], 0);
+    assert_int_equal(cls[1], 1);
+    pdt_dataset_free(&nd);
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+}
+
 /* A fit on the arrays equals the fit on the CSV: iris's decimals become their
  * doubles, which keep every column's order, so the optimum is the same. */
 static void test_dataset_arrays_fit_like_csv(void **state)
@@ -408,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_dataset_arrays_fit_like_csv),
         cmocka_unit_test(test_dataset_arrays_categories_like_csv),
         cmocka_unit_test(test_dataset_arrays_missing_like_csv),
+        cmocka_unit_test(test_dataset_arrays_multiway_ways),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
