@@ -55,7 +55,9 @@ DEFAULT_MAX_DEPTH = 3
 
 _UNLIMITED = 0xFFFFFFFF
 _PARAMS = ("rules", "max_depth", "max_size", "min_leaf", "sparse", "metric", "time_limit", "threads",
-           "lexicographic", "perfect", "degree", "rule_options", "engine", "progress")
+           "lexicographic", "perfect", "degree", "rule_options", "engine", "progress", "categorical", "missing")
+#: pdt_csv_missing: what a missing cell (None, NaN, "?", "", "NA") means
+_MISSING = {"error": 0, "drop": 1, "category": 2}
 
 
 def _limit(value, name):
@@ -74,27 +76,12 @@ def _exact_text(value):
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
-def _refuse_categorical(X):
-    """pandas category columns: libpdt's array constructor takes numbers only."""
-    dtypes = getattr(X, "dtypes", None)
-    if dtypes is None or not hasattr(X, "columns"):
-        return
-    for name, dtype in zip(X.columns, dtypes):
-        if str(dtype) == "category":
-            raise ValueError(f"column {name!r} has dtype category: categorical columns are not supported by "
-                             "pdt's array interface yet; encode them as numbers (e.g. pandas.get_dummies)")
-
-
 def _cell_text(cell, column):
     """An exact number's text: str as written ("0.1" is 1/10), Fraction and
     Decimal exactly, a float as the rational it is."""
     if isinstance(cell, str):
-        try:
-            Fraction(cell.strip())
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"column {column!r} holds the text {cell!r}, which is not a number: categorical "
-                             "columns are not supported by pdt's array interface yet; encode them as numbers "
-                             "(e.g. pandas.get_dummies)") from None
+        if _number(cell) is None:
+            raise ValueError(f"column {column!r} holds the text {cell!r}, which is not a number") from None
         return cell.strip()
     if isinstance(cell, (bool, np.bool_)):
         return str(int(cell))
@@ -117,6 +104,180 @@ def _text_cells(X):
     if names is None:
         names = [f"col{j + 1}" for j in range(values.shape[1])]
     return [_cell_text(c, names[j]) for row in values for j, c in enumerate(row)], values.shape
+
+
+# ---------------------------------------------------------------------- categorical columns
+
+def _is_missing(cell):
+    """None, NaN, pandas' NA/NaT, or a text the CSV loader reads as missing ("?", "", "NA")."""
+    if cell is None:
+        return True
+    if isinstance(cell, str):
+        return cell.strip().lower() in ("?", "", "na")
+    if isinstance(cell, (float, np.floating)):
+        return bool(np.isnan(cell))
+    return type(cell).__name__ in ("NAType", "NaTType")
+
+
+def _number(text):
+    """The exact number a text names, or None."""
+    try:
+        return Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _category_name(cell):
+    """A category's name as a CSV cell would hold it: text as written, an
+    integer (also an integral float: pandas turns ints with NaN to floats) as
+    its digits, other numbers as their repr."""
+    if isinstance(cell, str):
+        return cell
+    if isinstance(cell, (bool, np.bool_)):
+        return str(bool(cell))
+    if isinstance(cell, (numbers.Integral, np.integer)):
+        return str(int(cell))
+    if isinstance(cell, (float, np.floating)) and float(cell).is_integer():
+        return str(int(cell))
+    return str(cell)
+
+
+def _factorize(column):
+    """(codes, names) of a column of cells: names in order of appearance, -1 missing."""
+    index, names = {}, []
+    codes = np.empty(len(column), dtype=np.int64)
+    for i, cell in enumerate(column):
+        if _is_missing(cell):
+            codes[i] = -1
+            continue
+        name = _category_name(cell)
+        codes[i] = index.setdefault(name, len(names))
+        if codes[i] == len(names):
+            names.append(name)
+    return codes, names
+
+
+def _is_category_dtype(dtype):
+    return str(dtype) == "category"
+
+
+def _holds_text(column):
+    """The first cell that is text and neither a number nor missing (a CSV
+    column holding one is categorical), else None."""
+    for cell in column:
+        if isinstance(cell, str) and not _is_missing(cell) and _number(cell) is None:
+            return cell
+    return None
+
+
+def _check_text_column(column, name):
+    """The CSV loader's rule: text among non-integer numbers is refused (more
+    likely a stray word in a measurement than a category)."""
+    text = _holds_text(column)
+    for cell in column:
+        if isinstance(cell, (float, np.floating)) and not _is_missing(cell) and not float(cell).is_integer():
+            q = cell
+        elif isinstance(cell, str) and (v := _number(cell)) is not None and v.denominator != 1:
+            q = cell
+        else:
+            continue
+        raise ValueError(f"column {name!r} holds the text {text!r} among numbers such as {q!r}; if the column is "
+                         f"categorical pass categorical=[{name!r}], if the text marks a missing value use None "
+                         "(or '?') and missing='drop'")
+
+
+def _column_cells(X, j):
+    if hasattr(X, "iloc"):
+        return X.iloc[:, j].to_numpy(dtype=object)
+    return X[:, j]
+
+
+def _column_kinds(X, names, forced):
+    """Which columns are categorical: pandas category dtype, named in
+    categorical= (forced), or holding text that is not a number."""
+    dtypes = list(X.dtypes) if hasattr(X, "dtypes") and hasattr(X, "columns") else None
+    kinds = []
+    for j, name in enumerate(names):
+        if j in forced or (dtypes is not None and _is_category_dtype(dtypes[j])):
+            kinds.append(True)
+            continue
+        if dtypes is not None and dtypes[j] != object and str(dtypes[j]) != "string":
+            kinds.append(False)
+            continue
+        if dtypes is None and (not isinstance(X, np.ndarray) or X.dtype != object):
+            kinds.append(False)
+            continue
+        column = _column_cells(X, j)
+        if _holds_text(column) is None:
+            kinds.append(False)
+            continue
+        _check_text_column(column, name)
+        kinds.append(True)
+    return kinds
+
+
+def _codes_and_names(X, j):
+    """A categorical column as (codes, names): a pandas category's own, else factorized."""
+    if hasattr(X, "iloc") and _is_category_dtype(X.dtypes.iloc[j]):
+        column = X.iloc[:, j]
+        names = [_category_name(c) for c in column.cat.categories]
+        return column.cat.codes.to_numpy(dtype=np.int64), names
+    return _factorize(_column_cells(X, j))
+
+
+def _categorical_table(X, names, kinds, missing):
+    """(x for the library, (n, d), categories) of a table with categorical
+    columns or missing cells: categorical columns as codes into their names;
+    numeric columns as float64 unless some cell is an exact text, Fraction or
+    Decimal (then every cell as text, None when missing)."""
+    n, d = len(X), len(names)
+    columns = [_column_cells(X, j) if not kinds[j] else None for j in range(d)]
+    coded = [_codes_and_names(X, j) if kinds[j] else None for j in range(d)]
+    exact = any(c is not None and any(isinstance(v, (str, Fraction, Decimal)) for v in c) for c in columns)
+    categories = ([c[1] if c is not None else None for c in coded], _MISSING[missing])
+    if not exact:
+        x = np.empty((n, d), dtype=np.float64)
+        for j in range(d):
+            if kinds[j]:
+                x[:, j] = coded[j][0]
+            else:  # float() raises the TypeError scikit-learn expects for other objects
+                x[:, j] = [np.nan if _is_missing(v) else float(v) for v in columns[j]]
+        return np.ascontiguousarray(x), (n, d), categories
+    cells = []
+    for i in range(n):
+        for j in range(d):
+            if kinds[j]:
+                code = coded[j][0][i]
+                cells.append(None if code < 0 else str(code))
+            else:
+                v = columns[j][i]
+                cells.append(None if _is_missing(v) else _cell_text(v, names[j]))
+    return cells, (n, d), categories
+
+
+def _has_missing_cells(X):
+    values = X.to_numpy(dtype=object) if hasattr(X, "columns") else X
+    if values.dtype.kind == "f":
+        return bool(np.isnan(values).any())
+    return values.dtype == object and any(_is_missing(c) for c in values.flat)
+
+
+def _forced_columns(categorical, names):
+    """Column indices named by categorical= (names or indices)."""
+    if categorical is None:
+        return set()
+    if isinstance(categorical, (str, int, np.integer)):
+        categorical = [categorical]
+    forced = set()
+    for c in categorical:
+        if isinstance(c, (int, np.integer)) and not isinstance(c, bool) and 0 <= c < len(names):
+            forced.add(int(c))
+        elif str(c) in names:
+            forced.add(names.index(str(c)))
+        else:
+            raise ValueError(f"categorical: no column {c!r} (columns: {', '.join(names[:10])}"
+                             f"{', ...' if len(names) > 10 else ''})")
+    return forced
 
 
 def _as_matrix(X):
@@ -172,10 +333,14 @@ def _repeat_rows(X, codes, sample_weight, d):
 class Tree:
     """The fitted tree: node arrays in the model's order (node 0 is the root).
 
-    children_left/children_right: child node indices, -1 at leaves; rule: the
-    split in readable form ("" at leaves); label: class code of each node's
-    majority; value: training items per node and class; node_count, n_leaves,
-    size (branch nodes), max_depth."""
+    children_left/children_right: child node indices, -1 at leaves and at
+    multiway nodes; ways: for a multiway node (a categorical split, rules
+    "categorical") the list of (text, child), e.g. ("colour = red", 3), else
+    []; is_leaf; rule: the split in readable form ("" at leaves; the column's
+    name at a multiway node); label: class code of each node's majority (what
+    a multiway node predicts for a category none of its ways takes); value:
+    training items per node and class; node_count, n_leaves, size (branch
+    nodes), max_depth."""
 
     def __init__(self, model):
         nodes = [model.node(k) for k in range(model.n_nodes)]
@@ -183,10 +348,12 @@ class Tree:
         self.children_right = np.array([n[1] for n in nodes], dtype=np.intp)
         self.label = np.array([n[2] for n in nodes], dtype=np.intp)
         self.rule = [n[3] for n in nodes]
+        self.ways = [list(n[4]) for n in nodes]
+        self.is_leaf = np.array([n[0] < 0 and not n[4] for n in nodes], dtype=bool)
         k = len(model.classes)
         self.value = np.frombuffer(model.counts(), dtype=np.uint64).reshape(len(nodes), k).astype(np.int64)
         self.node_count = len(nodes)
-        self.n_leaves = int(np.sum(self.children_left < 0))
+        self.n_leaves = int(np.sum(self.is_leaf))
         self.size = model.size
         self.max_depth = model.depth
 
@@ -204,7 +371,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "axis,hyperplane", ...
     max_depth : int or None
         At most this many levels of branch nodes.  When max_depth, max_size and
-        perfect are all None the depth limit is DEFAULT_MAX_DEPTH (3).
+        perfect are all None the depth limit is DEFAULT_MAX_DEPTH (3), except
+        for rules="categorical" with sparse (multiway trees of any size, as
+        `pdt fit --rules categorical --sparse` without a limit).
     max_size : int or None
         At most this many branch nodes.
     min_leaf : int or None
@@ -232,6 +401,16 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     progress : callable or None
         Called about once a second during long fits with a dict
         {"seconds", "nodes", "best"}; an exception it raises stops the fit.
+    categorical : list or None
+        Columns (names or indices) read as categories even when they hold
+        numbers (`--categorical`).  pandas `category` columns and columns holding
+        text that is not a number are categorical anyway.
+    missing : "error", "drop" or "category"
+        What a missing cell (None, NaN, "?", "", "NA") means (`--missing`):
+        refused naming row and column, the row left out of the fit, or a
+        category "?" of a categorical column.  At predict time rows cannot be
+        left out: with "drop" or "category" a missing category is the category
+        "?" (unseen unless fitted with "category"); a missing number is refused.
 
     Attributes
     ----------
@@ -242,7 +421,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, rules="axis", max_depth=None, max_size=None, min_leaf=None, sparse=None,
                  metric="accuracy", time_limit=None, threads=None, lexicographic=False, perfect=None,
-                 degree=None, rule_options=None, engine="auto", progress=None):
+                 degree=None, rule_options=None, engine="auto", progress=None, categorical=None, missing="error"):
         self.rules = rules
         self.max_depth = max_depth
         self.max_size = max_size
@@ -257,18 +436,22 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.rule_options = rule_options
         self.engine = engine
         self.progress = progress
+        self.categorical = categorical
+        self.missing = missing
 
     # ------------------------------------------------------------------ options
     def _options(self):
         if self.metric != "accuracy":
             raise ValueError(f"metric={self.metric!r}: libpdt optimises accuracy (misclassifications) only so far")
         depth, size = _limit(self.max_depth, "max_depth"), _limit(self.max_size, "max_size")
-        if depth == _UNLIMITED and size == _UNLIMITED and self.perfect is None:
+        if depth == _UNLIMITED and size == _UNLIMITED and self.perfect is None and not self._unlimited_sparse():
             depth = DEFAULT_MAX_DEPTH
         if self.time_limit is not None and not (float(self.time_limit) >= 0):
             raise ValueError(f"time_limit={self.time_limit!r}: expected seconds >= 0")
         if not isinstance(self.rules, str):
             raise ValueError(f"rules={self.rules!r}: expected a family name such as 'axis'")
+        if self.missing not in _MISSING:
+            raise ValueError(f"missing={self.missing!r}: expected 'error', 'drop' or 'category'")
         return dict(rules=self.rules, max_size=size, max_depth=depth,
                     min_leaf=0 if self.min_leaf is None else _limit(self.min_leaf, "min_leaf"),
                     sparse=None if self.sparse is None else _exact_text(self.sparse),
@@ -279,25 +462,60 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                     rule_options=self.rule_options, engine=self.engine, perfect=self.perfect,
                     progress=self.progress)
 
+    def _unlimited_sparse(self):
+        """Multiway trees with a sparse objective need no limit: the Branches
+        backend searches every size, bounded by the penalty (other families
+        without a limit can run for minutes even on iris)."""
+        return self.sparse is not None and isinstance(self.rules, str) and self.rules.strip() == "categorical"
+
     # ------------------------------------------------------------------ fitting
+    def _check_names(self, X, d, reset):
+        if _HAVE_SKLEARN:
+            self._check_feature_names(X, reset=reset)
+            self._check_n_features(X, reset=reset)
+        elif reset:
+            self.n_features_in_ = d
+
+    def _categorical_input(self, X, reset):
+        """(x, shape, categories) of a DataFrame or 2-D array with categorical
+        columns (or missing cells under missing="drop"/"category"), else None."""
+        if not hasattr(X, "columns") and not (isinstance(X, np.ndarray) and X.ndim == 2):
+            return None
+        d = X.shape[1]
+        names = [str(c) for c in X.columns] if hasattr(X, "columns") else [f"col{j + 1}" for j in range(d)]
+        if reset:
+            forced = _forced_columns(self.categorical, names)
+        else:  # the columns categorical in the fit stay categorical
+            forced = {j for j, k in enumerate(getattr(self, "_kinds", None) or []) if k and j < d}
+        kinds = _column_kinds(X, names, forced)
+        missing = self.missing if reset or self.missing == "error" else "category"
+        if not any(kinds) and (missing == "error" or not _has_missing_cells(X)):
+            return None
+        self._check_names(X, d, reset)
+        if reset:
+            self._kinds = kinds
+        return _categorical_table(X, names, kinds, missing)
+
     def _check_X(self, X, reset):
-        """(x for the library: float64 matrix or exact texts, shape)."""
-        _refuse_categorical(X)
+        """(x for the library: float64 matrix or exact texts, shape, categories)."""
+        table = self._categorical_input(X, reset)
+        if table is not None:
+            return table
         texts = _text_cells(X)
         if texts is not None:
-            if _HAVE_SKLEARN:
-                self._check_feature_names(X, reset=reset)
-                self._check_n_features(X, reset=reset)
-            elif reset:
-                self.n_features_in_ = texts[1][1]
-            return texts
-        if _HAVE_SKLEARN:
-            X = self._validate_data(X, reset=reset, dtype=np.float64, order="C")
+            self._check_names(X, texts[1][1], reset)
+            x, shape = texts
         else:
-            X = _as_matrix(X)
-            if reset:
-                self.n_features_in_ = X.shape[1]
-        return X, X.shape
+            if _HAVE_SKLEARN:
+                X = self._validate_data(X, reset=reset, dtype=np.float64, order="C")
+            else:
+                X = _as_matrix(X)
+                if reset:
+                    self.n_features_in_ = X.shape[1]
+            x, shape = X, X.shape
+        if reset:
+            self._kinds = None
+        return x, shape, None
 
     def fit(self, X, y, sample_weight=None):
         """Finds the optimal tree for rows X and labels y (any values np.unique
@@ -305,7 +523,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         or an object table of exact texts ("0.1" is 1/10), Fractions or Decimals;
         a DataFrame's column names become feature_names_in_."""
         options = self._options()
-        X, (n, d) = self._check_X(X, reset=True)
+        X, (n, d), categories = self._check_X(X, reset=True)
         if _HAVE_SKLEARN:
             y = column_or_1d(y, warn=True)
             check_consistent_length(np.empty(n), y)
@@ -320,7 +538,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             X, codes = _repeat_rows(X, codes, sample_weight, d)
             n = len(codes)
         self._features = _feature_names(self, d)
-        self.model_ = _pdt.fit(X, n, d, self._features, codes, _class_names(self.classes_), None, **options)
+        self.model_ = _pdt.fit(X, n, d, self._features, codes, _class_names(self.classes_), None,
+                               categories=categories, **options)
         self._set_fitted(self.model_)
         return self
 
@@ -331,12 +550,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self._leaf_value = self.tree_.value.astype(np.float64)
 
     # ------------------------------------------------------------------ prediction
-    def _apply(self, X, shape):
-        return np.frombuffer(self.model_.apply(X, shape[0], shape[1], self._features),
+    def _apply(self, X, shape, categories):
+        return np.frombuffer(self.model_.apply(X, shape[0], shape[1], self._features, categories),
                              dtype=np.uint32).astype(np.intp)
 
     def apply(self, X):
-        """The leaf (node index into tree_) each row reaches."""
+        """The leaf (node index into tree_) each row reaches; a row whose category
+        no way of a multiway node takes ends at that node."""
         if _HAVE_SKLEARN:
             check_is_fitted(self)
         return self._apply(*self._check_X(X, reset=False))
@@ -345,8 +565,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """The class of each row: the label of the leaf it reaches (exact comparisons)."""
         if _HAVE_SKLEARN:
             check_is_fitted(self)
-        X, (n, d) = self._check_X(X, reset=False)
-        codes = np.frombuffer(self.model_.predict(X, n, d, self._features), dtype=np.uint32)
+        X, (n, d), categories = self._check_X(X, reset=False)
+        codes = np.frombuffer(self.model_.predict(X, n, d, self._features, categories), dtype=np.uint32)
         return self.classes_[codes]
 
     def predict_proba(self, X):
@@ -355,7 +575,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if _HAVE_SKLEARN:
             check_is_fitted(self)
         leaves = self._apply(*self._check_X(X, reset=False))
-        value = self._leaf_value[leaves]
+        value = self._leaf_value[leaves]  # a multiway node's own counts for an unseen category
         total = value.sum(axis=1, keepdims=True)
         empty = total[:, 0] <= 0
         proba = np.divide(value, total, out=np.zeros_like(value), where=total > 0)
@@ -479,6 +699,16 @@ def _short_rule(text):
     return _NUMBER.sub(short, text)
 
 
+def _edges(t, k):
+    """(child, label) of node k's edges: yes/no, or a multiway node's categories."""
+    if t.ways[k]:
+        prefix = t.rule[k] + " = "
+        return [(child, text[len(prefix):] if text.startswith(prefix) else text) for text, child in t.ways[k]]
+    if t.children_left[k] < 0:
+        return []
+    return [(t.children_left[k], "yes"), (t.children_right[k], "no")]
+
+
 def _plot_tree(clf, ax):
     t = clf.tree_
     xs, ys = {}, {}
@@ -486,24 +716,26 @@ def _plot_tree(clf, ax):
 
     def place(k, depth):
         ys[k] = -depth
-        if t.children_left[k] < 0:
+        children = [c for c, _ in _edges(t, k)]
+        if not children:
             xs[k] = next_x[0]
             next_x[0] += 1
             return
-        place(t.children_left[k], depth + 1)
-        place(t.children_right[k], depth + 1)
-        xs[k] = (xs[t.children_left[k]] + xs[t.children_right[k]]) / 2
+        for c in children:
+            place(c, depth + 1)
+        xs[k] = (xs[children[0]] + xs[children[-1]]) / 2
 
     place(0, 0)
     for k in range(t.node_count):
-        for child, side in ((t.children_left[k], "yes"), (t.children_right[k], "no")):
-            if child >= 0:
-                ax.plot([xs[k], xs[child]], [ys[k], ys[child]], color="0.5", zorder=1)
-                ax.annotate(side, ((xs[k] + xs[child]) / 2, (ys[k] + ys[child]) / 2), fontsize=7,
-                            ha="center", color="0.4")
+        for child, side in _edges(t, k):
+            ax.plot([xs[k], xs[child]], [ys[k], ys[child]], color="0.5", zorder=1)
+            ax.annotate(side, ((xs[k] + xs[child]) / 2, (ys[k] + ys[child]) / 2), fontsize=7,
+                        ha="center", color="0.4")
     for k in range(t.node_count):
-        leaf = t.children_left[k] < 0
+        leaf = bool(t.is_leaf[k])
         text = f"{clf.classes_[t.label[k]]}\n{list(t.value[k])}" if leaf else _short_rule(t.rule[k])
+        if t.ways[k]:
+            text += f"\n(other: {clf.classes_[t.label[k]]})"
         ax.text(xs[k], ys[k], text, ha="center", va="center", fontsize=8, zorder=2,
                 bbox=dict(boxstyle="round", fc="#e8f0ff" if leaf else "white", ec="0.3"))
     ax.set_axis_off()
@@ -515,7 +747,6 @@ def _plot_tree(clf, ax):
 
 def _points(X):
     """(x for the library, (n, d), feature names) of a point table."""
-    _refuse_categorical(X)
     names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
     texts = _text_cells(X)
     x, shape = texts if texts is not None else (lambda m: (m, m.shape))(_as_matrix(X))
