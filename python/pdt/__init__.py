@@ -19,8 +19,8 @@ from fractions import Fraction
 import numpy as np
 
 from . import _pdt
-from ._tables import (_MISSING, _categorical_table, _column_kinds, _exact_text, _forced_columns, _text_cells,
-                      _has_missing_cells)
+from ._tables import (_MISSING, _categorical_table, _column_kinds, _exact_text, _forced_columns, _has_missing_cells,
+                      _is_missing, _text_cells)
 
 try:  # scikit-learn is optional: without it the estimator still fits and predicts
     from sklearn.base import BaseEstimator, ClassifierMixin
@@ -116,6 +116,23 @@ def _repeat_rows(X, codes, sample_weight, d):
     return np.ascontiguousarray(np.repeat(X, repeat, axis=0)), codes
 
 
+def _drop_missing_labels(X, y, sample_weight, d):
+    """X (converted), y and the weights without the rows whose label is missing."""
+    keep = np.array([not _is_missing(v) for v in y], dtype=bool)
+    if keep.all():
+        return X, y, sample_weight, len(y)
+    if not keep.any():
+        raise ValueError(f"missing='drop' left out every one of the {len(y)} rows (every label is missing)")
+    if isinstance(X, list):  # exact texts, row-major
+        X = [c for i in np.flatnonzero(keep) for c in X[i * d:(i + 1) * d]]
+    else:
+        X = np.ascontiguousarray(X[keep])
+    y = np.array(list(y[keep]))  # the labels' own dtype again (object only for text)
+    if sample_weight is not None and np.ndim(sample_weight) > 0:
+        sample_weight = np.asarray(sample_weight)[keep]
+    return X, y, sample_weight, int(keep.sum())
+
+
 class Tree:
     """The fitted tree: node arrays in the model's order (node 0 is the root).
 
@@ -194,7 +211,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     missing : "error", "drop" or "category"
         What a missing cell (None, NaN, "?", "", "NA") means (`--missing`):
         refused naming row and column, the row left out of the fit, or a
-        category "?" of a categorical column.  At predict time rows cannot be
+        category "?" of a categorical column.  A missing label leaves its row
+        out with "drop" and is refused otherwise.  At predict time rows cannot be
         left out: with "drop" or "category" a missing category is the category
         "?" (unseen unless fitted with "category"); a missing number is refused.
 
@@ -310,12 +328,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         a DataFrame's column names become feature_names_in_."""
         options = self._options()
         X, (n, d), categories = self._check_X(X, reset=True)
+        y = column_or_1d(y, warn=True) if _HAVE_SKLEARN else np.ravel(np.asarray(y))
         if _HAVE_SKLEARN:
-            y = column_or_1d(y, warn=True)
             check_consistent_length(np.empty(n), y)
+        if self.missing == "drop":  # rows with a missing label are left out, as --missing drop does
+            X, y, sample_weight, n = _drop_missing_labels(X, y, sample_weight, d)
+        elif y.dtype.kind in "fO" and (row := next((i for i, v in enumerate(y) if _is_missing(v)), None)) is not None:
+            raise ValueError(f"row {row + 1}: the label is missing ({y[row]!r}); missing='drop' leaves such rows out")
+        if _HAVE_SKLEARN:
             check_classification_targets(y)
-        else:
-            y = np.ravel(np.asarray(y))
         if n == 0:
             raise ValueError("0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % d)
         self.classes_, codes = np.unique(y, return_inverse=True)

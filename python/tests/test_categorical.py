@@ -149,17 +149,28 @@ def test_missing_values_refused_or_as_the_cli(tmp_path, pdt_bin):
     holes.iloc[12, 2] = "?"
     with pytest.raises(ValueError, match=r'row 4, column 5 \("middle-middle"\): missing value; .*missing drop'):
         pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01").fit(holes, y)
+    y = y.astype(object)
+    y[20] = None  # a missing label: --missing drop leaves the row out, the others refuse it
     csv = str(tmp_path / "holes.csv")
     out = holes.fillna("?")
     out["class"] = y
+    out["class"] = np.where(np.arange(len(y)) == 20, "?", out["class"])
     out.to_csv(csv, index=False)
-    for policy in ("drop", "category"):
-        _, doc = cli_fit(pdt_bin, tmp_path, csv, "--rules", "categorical", "--sparse", "0.01", "--missing", policy)
-        clf = pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01", missing=policy).fit(holes, y)
-        assert clf.objective_ == Fraction(doc["objective"]), policy
-        assert len(clf.predict(holes)) == len(y)  # predict keeps every row: a missing cell is the category "?"
+    _, doc = cli_fit(pdt_bin, tmp_path, csv, "--rules", "categorical", "--sparse", "0.01", "--missing", "drop")
     dropped = pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01", missing="drop").fit(holes, y)
+    assert dropped.objective_ == Fraction(doc["objective"])
+    assert len(dropped.predict(holes)) == len(y)  # predict keeps every row: a missing cell is the category "?"
+    y_missing = y.copy()
+    y[20] = y[21]
+    out["class"] = y
+    out.to_csv(csv, index=False)
+    _, doc = cli_fit(pdt_bin, tmp_path, csv, "--rules", "categorical", "--sparse", "0.01", "--missing", "category")
+    with pytest.raises(ValueError, match="row 21: the label is missing"):
+        pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01", missing="category").fit(X, y_missing)
+    as_category = pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01", missing="category").fit(holes, y)
+    assert as_category.objective_ == Fraction(doc["objective"])
+    assert len(as_category.predict(holes)) == len(y)
     kept = np.ones(len(y), dtype=bool)
-    kept[[3, 10, 12]] = False
+    kept[[3, 10, 12, 20]] = False
     same = pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01").fit(X[kept], y[kept])
     assert dropped.objective_ == same.objective_
