@@ -174,3 +174,23 @@ def test_missing_values_refused_or_as_the_cli(tmp_path, pdt_bin):
     kept[[3, 10, 12, 20]] = False
     same = pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01").fit(X[kept], y[kept])
     assert dropped.objective_ == same.objective_
+
+
+def test_plot_draws_every_way():
+    """plot(ax): one edge per way, labelled with its category; a multiway node
+    says what an unseen category gets."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    X, y = tic_tac_toe()
+    clf = pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01").fit(X, y)
+    fig, ax = plt.subplots()
+    clf.plot(ax)
+    texts = [t.get_text() for t in ax.texts]
+    t = clf.tree_
+    assert len(ax.lines) == sum(len(w) for w in t.ways) == t.node_count - 1
+    assert texts.count("o") >= sum(1 for w in t.ways for text, _ in w if text.endswith(" = o"))
+    assert f"middle-middle\n(other: {clf.classes_[t.label[0]]})" in texts
+    assert sum(1 for s in texts if s.startswith(("positive\n", "negative\n"))) == t.n_leaves
+    plt.close(fig)
+    assert clf.plot().count("middle&#45;middle = ") == 3  # libpdt's SVG: an edge label per way of the root
