@@ -143,7 +143,7 @@ typedef struct pdt_array_data {
                                            given by codes, its names, code c is name c; NULL
                                            for a column whose cells are the names as text */
     const size_t *n_category_names;     /* d counts for category_names */
-    pdt_csv_missing missing;            /* what a missing cell means (see below) */
+    pdt_csv_missing missing;            /* what a missing cell means (see above) */
 } pdt_array_data;
 
 pdt_status pdt_dataset_from_arrays(pdt_dataset **out, const pdt_array_data *in, pdt_error *err);

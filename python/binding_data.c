@@ -17,8 +17,9 @@ PyObject *raise_pdt(const pdt_error *err, pdt_status st)
 
 /* ------------------------------------------------------------ arrays */
 
-/* The names in a list/tuple of str, as a NULL-free array of UTF-8 pointers
- * owned by the list (valid while it lives); NULL with an exception. */
+/* The names in a list/tuple of str, as an array of UTF-8 pointers owned by
+ * the list (valid while it lives), NULL where none_ok lets an item be None
+ * (a missing cell); NULL with an exception. */
 static const char **names_or_none(PyObject *seq, size_t want, const char *what, bool none_ok)
 {
     PyObject *fast = PySequence_Fast(seq, what);
