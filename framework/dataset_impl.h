@@ -96,5 +96,9 @@ pdt_status pdt_label_table_finish(pdt_dataset *ds, pdt_label_table *t, pdt_error
  * empty) and code_of[raw id] (malloc'd; equal numbers share a code). */
 pdt_status pdt_label_table_sort(char ***names, size_t *n, uint32_t **code_of, pdt_label_table *t,
                                 pdt_error *err);
+/* Column j's cells hold raw ids of t's names: codes them in name order (as
+ * pdt_label_table_sort orders them), makes j categorical with the names
+ * (moved out of t) and stores the codes (exactly too when ds->q exists). */
+pdt_status pdt_dataset_code_categories(pdt_dataset *ds, size_t j, pdt_label_table *t, pdt_error *err);
 
 #endif

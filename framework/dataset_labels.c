@@ -160,3 +160,25 @@ pdt_status pdt_label_table_finish(pdt_dataset *ds, pdt_label_table *t, pdt_error
     free(class_of);
     return st;
 }
+
+pdt_status pdt_dataset_code_categories(pdt_dataset *ds, size_t j, pdt_label_table *t, pdt_error *err)
+{
+    char **names = NULL;
+    size_t k = 0;
+    uint32_t *code_of = NULL;
+    pdt_status st = pdt_label_table_sort(&names, &k, &code_of, t, err);
+    if (st == PDT_OK) st = pdt_dataset_set_categories(ds, j, names, k, err);
+    mpq_t q;
+    mpq_init(q);
+    for (size_t i = 0; i < ds->n && st == PDT_OK; i++) {
+        size_t cell = i * ds->d + j;
+        ds->x[cell] = code_of[(uint32_t)ds->x[cell]];
+        if (ds->q) {
+            mpq_set_d(q, ds->x[cell]);
+            st = pdt_dataset_store_exact(ds, cell, q, err);
+        }
+    }
+    mpq_clear(q);
+    free(code_of);
+    return st;
+}

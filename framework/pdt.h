@@ -106,7 +106,24 @@ pdt_status pdt_dataset_read_dl85(pdt_dataset **out, const char *text, size_t len
  * 3602879701896397/2^55, not 1/10), or n*d texts read exactly as decimals or
  * fractions; NaN, infinities and non-numbers are refused naming the row and
  * column.  The result is what the CSV loader builds from the same
- * values: ranks, distinct counts, the binary flag. */
+ * values: ranks, distinct counts, the binary flag.
+ *
+ * A categorical column (kinds[j]) holds category names, either as the cells'
+ * texts (blanks around them trimmed) or as codes into category_names[j] (the
+ * double x, or the cell's integer text; NaN, -1 or a NULL cell is missing).
+ * Either way the names go through the CSV loader's coding: the dataset is the
+ * one pdt_dataset_read_csv builds from a file holding those names (codes in
+ * name order, numeric when every name is a number; unused names dropped).
+ * Missing cells — a NULL cell, NaN, or a text the CSV loader reads as missing
+ * ("?", empty, "NA") — follow `missing` as in the CSV loader: refused naming
+ * row and column (PDT_MISSING_ERROR), the row left out (PDT_MISSING_DROP, in
+ * any column; pdt_dataset_dropped counts them) or a category "?"
+ * (PDT_MISSING_CATEGORY, categorical columns only). */
+typedef enum pdt_column_kind {
+    PDT_COLUMN_NUMERIC = 0,  /* exact numbers */
+    PDT_COLUMN_CATEGORICAL   /* category names (as --categorical makes a CSV column) */
+} pdt_column_kind;
+
 typedef struct pdt_array_data {
     size_t n, d;
     const double *x;                    /* n*d, row-major */
@@ -120,6 +137,13 @@ typedef struct pdt_array_data {
     const double *weights;              /* n finite weights >= 0, or NULL: all 1 (read by the
                                            problems that weigh items, e.g. k-D trees) */
     const char *name;                   /* for messages; NULL: "<arrays>" */
+    /* appended in 0.2 (issue 15: categorical columns, as the CSV loader reads them): */
+    const pdt_column_kind *kinds;       /* d kinds, or NULL: every column numeric */
+    const char *const *const *category_names; /* d entries (or NULL): for a categorical column
+                                           given by codes, its names, code c is name c; NULL
+                                           for a column whose cells are the names as text */
+    const size_t *n_category_names;     /* d counts for category_names */
+    pdt_csv_missing missing;            /* what a missing cell means (see above) */
 } pdt_array_data;
 
 pdt_status pdt_dataset_from_arrays(pdt_dataset **out, const pdt_array_data *in, pdt_error *err);
@@ -330,6 +354,16 @@ const uint64_t *pdt_model_node_counts(const pdt_model *model, size_t k);
  * malloc'd, release with free; "" for a leaf). */
 void pdt_model_node_children(int32_t *left, int32_t *right, const pdt_model *model, size_t k);
 pdt_status pdt_model_node_rule(char **text, const pdt_model *model, size_t k, pdt_error *err);
+/* A multiway node (a categorical split, issue 12) has ways instead of a left
+ * and a right child (pdt_model_node_children gives -1, -1; its rule text
+ * names what it splits on, e.g. "colour"): way w < pdt_model_node_ways leads
+ * to its child for the category in its text ("colour = red"; malloc'd,
+ * release with free).  A row whose category no way takes ends at the node
+ * itself (pdt_model_apply gives k; its label is the prediction).  0 ways for
+ * a binary node or a leaf. */
+size_t pdt_model_node_ways(const pdt_model *model, size_t k);
+int32_t pdt_model_node_way_child(const pdt_model *model, size_t k, size_t w);
+pdt_status pdt_model_node_way_text(char **text, const pdt_model *model, size_t k, size_t w, pdt_error *err);
 /* Human-readable tree, one node per line. */
 pdt_status pdt_model_write_text(const pdt_model *model, FILE *out, pdt_error *err);
 /* JSON result document (see docs/formats.md).  Written to a temporary file and

@@ -51,26 +51,26 @@ static PyObject *py_fit(PyObject *self, PyObject *args, PyObject *kw)
     static char *keys[] = {"x", "n", "d", "features", "y", "classes", "weights", "rules", "max_size",
                            "max_depth", "min_leaf", "sparse", "lexicographic", "time_limit", "threads",
                            "degree", "rule_options", "engine", "memo_mb", "perfect", "class_weights",
-                           "progress", NULL};
-    PyObject *x, *features, *y, *classes, *w, *progress = Py_None;
+                           "progress", "categories", NULL};
+    PyObject *x, *features, *y, *classes, *w, *progress = Py_None, *cats = Py_None;
     Py_ssize_t n, d;
     fit_job f = {0};
     pdt_fit_options_init(&f.opt);
     const char *engine = "auto", *perfect = NULL;
     int lexicographic = 0;
     unsigned memo_mb = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OnnOOOO|sIIIzpdIIzsIzzO", keys, &x, &n, &d, &features, &y,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OnnOOOO|sIIIzpdIIzsIzzOO", keys, &x, &n, &d, &features, &y,
                                      &classes, &w, &f.opt.rules, &f.opt.max_size, &f.opt.max_depth,
                                      &f.opt.min_leaf, &f.opt.sparse, &lexicographic, &f.opt.time_limit,
                                      &f.opt.threads, &f.opt.rule_params.degree, &f.opt.rule_params.options,
-                                     &engine, &memo_mb, &perfect, &f.opt.class_weights, &progress))
+                                     &engine, &memo_mb, &perfect, &f.opt.class_weights, &progress, &cats))
         return NULL;
     if (!parse_engine(&f.opt.engine, engine) || !parse_perfect(&f.opt.perfect, perfect)) return NULL;
     if (progress != Py_None && !PyCallable_Check(progress))
         return PyErr_Format(PyExc_TypeError, "progress must be callable");
     f.opt.lexicographic = lexicographic;
     f.opt.memo_megabytes = memo_mb;
-    if (!(f.ds = dataset_of(x, n, d, features, y, classes, w))) return NULL;
+    if (!(f.ds = dataset_of(x, n, d, features, y, classes, w, cats))) return NULL;
     job j = {.run = fit_run, .ctx = &f};
     f.opt.stop = &j.stop;
     f.opt.progress = job_progress, f.opt.progress_user = &j;

@@ -15,11 +15,13 @@
 /* Raises libpdt's error as ValueError (bad input, a limit), MemoryError,
  * OSError (files) or RuntimeError; returns NULL. */
 PyObject *raise_pdt(const pdt_error *err, pdt_status st);
-/* A dataset from x (n*d float64 bytes, or a list of n*d exact texts), d
- * feature names, y (uint32 codes) with class names, and w (float64 weights);
- * y and w may be None.  NULL with an exception. */
+/* A dataset from x (n*d float64 bytes, or a list of n*d exact texts, None
+ * for a missing cell), d feature names, y (uint32 codes) with class names, w
+ * (float64 weights) and cats (categorical columns and the missing-value
+ * policy: see columns_get); y, w and cats may be None.  NULL with an
+ * exception. */
 pdt_dataset *dataset_of(PyObject *x, Py_ssize_t n, Py_ssize_t d, PyObject *features, PyObject *y,
-                        PyObject *classes, PyObject *w);
+                        PyObject *classes, PyObject *w, PyObject *cats);
 PyObject *mpq_to_str(mpq_srcptr q);  /* "p/q" or "p" */
 PyObject *mpz_to_int(mpz_srcptr z);  /* a Python int */
 

@@ -77,13 +77,13 @@ static PyObject *model_features(ModelObject *o, void *c)
     return name_list(o->model, pdt_model_dims(o->model), pdt_model_feature_name);
 }
 
-/* predict / apply: (x bytes, n, d, feature names) -> uint32 bytes. */
+/* predict / apply: (x bytes, n, d, feature names[, categories]) -> uint32 bytes. */
 static PyObject *model_walk(ModelObject *o, PyObject *args, bool leaves)
 {
-    PyObject *x, *features;
+    PyObject *x, *features, *cats = Py_None;
     Py_ssize_t n, d;
-    if (!PyArg_ParseTuple(args, "OnnO", &x, &n, &d, &features)) return NULL;
-    pdt_dataset *ds = dataset_of(x, n, d, features, Py_None, Py_None, Py_None);
+    if (!PyArg_ParseTuple(args, "OnnO|O", &x, &n, &d, &features, &cats)) return NULL;
+    pdt_dataset *ds = dataset_of(x, n, d, features, Py_None, Py_None, Py_None, cats);
     if (!ds) return NULL;
     PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(uint32_t));
     if (out) {
@@ -118,7 +118,25 @@ static PyObject *model_counts(ModelObject *o, PyObject *unused)
     return out;
 }
 
-/* Node k: (left, right, label, rule text). */
+/* Node k's ways: [(text, child), ...], empty unless it is a multiway node. */
+static PyObject *node_ways(const pdt_model *m, size_t k)
+{
+    size_t n = pdt_model_node_ways(m, k);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t w = 0; list && w < n; w++) {
+        char *text = NULL;
+        pdt_error err;
+        pdt_error_clear(&err);
+        pdt_status st = pdt_model_node_way_text(&text, m, k, w, &err);
+        PyObject *item = st ? raise_pdt(&err, st) : Py_BuildValue("(si)", text, pdt_model_node_way_child(m, k, w));
+        free(text);
+        if (!item) return Py_DECREF(list), NULL;
+        PyList_SET_ITEM(list, (Py_ssize_t)w, item);
+    }
+    return list;
+}
+
+/* Node k: (left, right, label, rule text, ways). */
 static PyObject *model_node(ModelObject *o, PyObject *args)
 {
     Py_ssize_t k;
@@ -132,7 +150,9 @@ static PyObject *model_node(ModelObject *o, PyObject *args)
     pdt_error_clear(&err);
     pdt_status st = pdt_model_node_rule(&text, o->model, (size_t)k, &err);
     if (st) return raise_pdt(&err, st);
-    PyObject *r = Py_BuildValue("(iiIs)", left, right, pdt_model_node_label(o->model, (size_t)k), text);
+    PyObject *ways = node_ways(o->model, (size_t)k);
+    PyObject *r = ways ? Py_BuildValue("(iiIsN)", left, right, pdt_model_node_label(o->model, (size_t)k), text, ways)
+                       : NULL;
     free(text);
     return r;
 }
@@ -179,10 +199,10 @@ static PyObject *model_text(ModelObject *o, PyObject *unused)
 }
 
 static PyMethodDef model_methods[] = {
-    {"predict", (PyCFunction)model_predict, METH_VARARGS, "predict(x, n, d, features) -> uint32 class codes"},
-    {"apply", (PyCFunction)model_apply, METH_VARARGS, "apply(x, n, d, features) -> uint32 leaf nodes"},
+    {"predict", (PyCFunction)model_predict, METH_VARARGS, "predict(x, n, d, features[, categories]) -> uint32 class codes"},
+    {"apply", (PyCFunction)model_apply, METH_VARARGS, "apply(x, n, d, features[, categories]) -> uint32 nodes"},
     {"counts", (PyCFunction)model_counts, METH_NOARGS, "uint64 training items, nodes x classes"},
-    {"node", (PyCFunction)model_node, METH_VARARGS, "node(k) -> (left, right, label, rule text)"},
+    {"node", (PyCFunction)model_node, METH_VARARGS, "node(k) -> (left, right, label, rule text, [(way text, child)])"},
     {"save", (PyCFunction)model_save, METH_VARARGS, "save(path): the JSON model"},
     {"render", (PyCFunction)model_render, METH_VARARGS, "render(path, format): dot, svg, png"},
     {"text", (PyCFunction)model_text, METH_NOARGS, "the tree as text"},

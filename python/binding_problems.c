@@ -21,7 +21,7 @@ PyObject *py_count(PyObject *self, PyObject *args, PyObject *kw)
                                      &min_leaf, &degree, &params.options))
         return NULL;
     params.degree = degree;
-    pdt_dataset *ds = dataset_of(x, n, d, features, Py_None, Py_None, Py_None);
+    pdt_dataset *ds = dataset_of(x, n, d, features, Py_None, Py_None, Py_None, Py_None);
     if (!ds) return NULL;
     pdt_count_report r;
     pdt_count_report_init(&r);
@@ -173,7 +173,7 @@ PyObject *py_kdtree(PyObject *self, PyObject *args)
     if (strcmp(objective, "height") == 0) obj = PDT_KD_HEIGHT;
     else if (strcmp(objective, "access") != 0)
         return PyErr_Format(PyExc_ValueError, "objective '%s' is not access or height", objective);
-    pdt_dataset *ds = dataset_of(x, n, d, features, Py_None, Py_None, w);
+    pdt_dataset *ds = dataset_of(x, n, d, features, Py_None, Py_None, w, Py_None);
     if (!ds) return NULL;
     uint32_t *order = NULL;
     size_t n_order = 0;

@@ -53,7 +53,12 @@ static void assert_same(const pdt_dataset *a, const pdt_dataset *b)
     for (size_t j = 0; j < pdt_dataset_dims(a); j++) {
         assert_string_equal(pdt_dataset_feature_name(a, j), pdt_dataset_feature_name(b, j));
         assert_int_equal(pdt_dataset_distinct(a, j), pdt_dataset_distinct(b, j));
+        assert_int_equal(pdt_dataset_is_categorical(a, j), pdt_dataset_is_categorical(b, j));
+        assert_int_equal(pdt_dataset_categories(a, j), pdt_dataset_categories(b, j));
+        for (size_t c = 0; c < pdt_dataset_categories(a, j); c++)
+            assert_string_equal(pdt_dataset_category_name(a, j, c), pdt_dataset_category_name(b, j, c));
     }
+    assert_int_equal(pdt_dataset_dropped(a), pdt_dataset_dropped(b));
     for (size_t i = 0; i < pdt_dataset_rows(a); i++) {
         assert_int_equal(pdt_dataset_label(a, i), pdt_dataset_label(b, i));
         pdt_dataset_weight_exact(u, a, i);
@@ -203,6 +208,185 @@ static void test_dataset_arrays_texts_like_csv(void **state)
     expect_error(&in, "as doubles or as texts");
 }
 
+static pdt_dataset *read_csv_with(const char *text, const pdt_csv_options *opt)
+{
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_dataset_read_csv(&ds, text, strlen(text), "mem.csv", opt, &err) != PDT_OK)
+        fail_msg("%s", err.message);
+    return ds;
+}
+
+/* Categorical columns as the CSV loader reads them: a text column (codes in
+ * byte order of the names, blanks trimmed), an integer column made
+ * categorical (numeric order: "10" after "9"; "2" and "2.0" one category)
+ * beside a decimal column.  Given as texts, and as codes into names listed
+ * in another order (with an unused one, "zzz"), the arrays build the loader's
+ * dataset: same codes, names, classes. */
+static void test_dataset_arrays_categories_like_csv(void **state)
+{
+    (void)state;
+    const char *csv = "colour,n,h,y\n"
+                      "red,10,0.5,no\n"
+                      " blue,9,1.25,yes\n"
+                      "green,2,0.5,yes\n"
+                      "red,2.0,3,no\n"
+                      "Blue,9,0.5,no\n";
+    static const char *const features[] = {"colour", "n", "h"};
+    static const uint32_t y[] = {0, 1, 1, 0, 0};
+    static const char *const classes[] = {"no", "yes"};
+    static const pdt_column_kind kinds[] = {PDT_COLUMN_CATEGORICAL, PDT_COLUMN_CATEGORICAL, PDT_COLUMN_NUMERIC};
+    static const char *const cells[] = {"red", "10", "0.5",  " blue", "9", "1.25", "green", "2", "0.5",
+                                        "red", "2.0", "3", "Blue", "9", "0.5"};
+    static const char *const cats[] = {"n"};
+    pdt_csv_options opt = {.categorical = cats, .n_categorical = 1};
+    pdt_dataset *a = read_csv_with(csv, &opt);
+    pdt_array_data in = {.n = 5, .d = 3, .cells = cells, .feature_names = features, .labels = y,
+                         .class_names = classes, .n_classes = 2, .kinds = kinds};
+    pdt_dataset *b = from_arrays(&in);
+    assert_same(a, b);
+    /* by hand: "Blue" < "blue" < "green" < "red" bytewise; 2 < 9 < 10 */
+    assert_int_equal(pdt_dataset_categories(b, 0), 4);
+    assert_string_equal(pdt_dataset_category_name(b, 0, 1), "blue");
+    assert_true(pdt_dataset_value(b, 1, 0) == 1 && pdt_dataset_value(b, 4, 0) == 0);
+    assert_int_equal(pdt_dataset_categories(b, 1), 3);
+    assert_true(pdt_dataset_value(b, 0, 1) == 2 && pdt_dataset_value(b, 3, 1) == 0);
+    assert_false(pdt_dataset_is_categorical(b, 2));
+    pdt_dataset_free(&b);
+    /* codes into names in another order, as doubles (h exact: halves and quarters) */
+    static const char *const colour_names[] = {"zzz", "red", "green", " blue", "Blue"};
+    static const char *const n_names[] = {"9", "2", "10", "2.0"};
+    static const char *const *const names[] = {colour_names, n_names, NULL};
+    static const size_t n_names_of[] = {5, 4, 0};
+    static const double x[] = {1, 2, 0.5, 3, 0, 1.25, 2, 1, 0.5, 1, 3, 3, 4, 0, 0.5};
+    pdt_array_data coded = in;
+    coded.cells = NULL, coded.x = x, coded.category_names = names, coded.n_category_names = n_names_of;
+    b = from_arrays(&coded);
+    assert_same(a, b);
+    pdt_dataset_free(&b);
+    /* and as codes in text cells */
+    static const char *const code_cells[] = {"1", "2", "0.5", "3", "0", "1.25", "2", "1", "0.5",
+                                             "1", "3", "3", " 4", "0", "0.5"};
+    coded.x = NULL, coded.cells = code_cells;
+    b = from_arrays(&coded);
+    assert_same(a, b);
+    pdt_dataset_free(&b);
+    pdt_dataset_free(&a);
+    coded.x = x, coded.cells = NULL, coded.n_category_names = (const size_t[]){4, 4, 0};
+    expect_error(&coded, "row 5, column 1 (\"colour\"): the category code is not one of the 4 codes given");
+    coded.category_names = NULL;
+    expect_error(&coded, "row 1, column 1 (\"colour\"): a categorical column given as doubles needs its category names");
+}
+
+/* Missing cells ("?", NA, empty, NULL, NaN, code -1) under the loader's three
+ * policies: refused naming row and column, rows dropped, a category "?". */
+static void test_dataset_arrays_missing_like_csv(void **state)
+{
+    (void)state;
+    const char *csv = "c,x,y\na,1,p\n?,2,q\nb,NA,p\n ,4,q\nb,5,q\n";
+    static const char *const features[] = {"c", "x"};
+    static const uint32_t y[] = {0, 1, 0, 1, 1};
+    static const char *const classes[] = {"p", "q"};
+    static const pdt_column_kind kinds[] = {PDT_COLUMN_CATEGORICAL, PDT_COLUMN_NUMERIC};
+    static const char *const cells[] = {"a", "1", NULL, "2", "b", "na", "  ", "4", "b", "5"};
+    pdt_array_data in = {.n = 5, .d = 2, .cells = cells, .feature_names = features, .labels = y,
+                         .class_names = classes, .n_classes = 2, .kinds = kinds};
+    expect_error(&in, "row 2, column 1 (\"c\"): missing value; say what missing values mean");
+    in.missing = PDT_MISSING_CATEGORY;
+    expect_error(&in, "row 3, column 2 (\"x\"): missing value in a numeric column");
+    in.missing = PDT_MISSING_DROP;
+    pdt_csv_options opt = {.missing = PDT_MISSING_DROP};
+    pdt_dataset *a = read_csv_with(csv, &opt), *b = from_arrays(&in);
+    assert_same(a, b);
+    assert_int_equal(pdt_dataset_rows(b), 2);
+    assert_int_equal(pdt_dataset_dropped(b), 3);
+    assert_int_equal(pdt_dataset_label(b, 1), 1); /* rows 1 and 5 are left */
+    pdt_dataset_free(&a);
+    pdt_dataset_free(&b);
+    /* codes: NaN and -1 are missing; the numeric NaN too */
+    static const char *const names[] = {"a", "b"};
+    static const char *const *const by_code[] = {names, NULL};
+    static const size_t counts[] = {2, 0};
+    const double x[] = {0, 1, NAN, 2, 1, NAN, -1, 4, 1, 5};
+    pdt_array_data coded = in;
+    coded.cells = NULL, coded.x = x, coded.category_names = by_code, coded.n_category_names = counts;
+    a = read_csv_with(csv, &opt), b = from_arrays(&coded);
+    assert_same(a, b);
+    pdt_dataset_free(&a);
+    pdt_dataset_free(&b);
+    /* a category "?" when the numeric column has none missing */
+    const char *csv2 = "c,x,y\na,1,p\n?,2,q\nb,3,p\n ,4,q\nb,5,q\n";
+    static const char *const cells2[] = {"a", "1", NULL, "2", "b", "3", "  ", "4", "b", "5"};
+    in.cells = cells2, in.missing = PDT_MISSING_CATEGORY, opt.missing = PDT_MISSING_CATEGORY;
+    a = read_csv_with(csv2, &opt), b = from_arrays(&in);
+    assert_same(a, b);
+    assert_int_equal(pdt_dataset_categories(b, 0), 3);
+    assert_string_equal(pdt_dataset_category_name(b, 0, 0), "?");
+    pdt_dataset_free(&a);
+    pdt_dataset_free(&b);
+    static const char *const all[] = {NULL, "1"};
+    in.n = 1, in.cells = all, in.missing = PDT_MISSING_DROP;
+    expect_error(&in, "missing drop left out every one of the 1 rows");
+}
+
+/* A multiway tree on categories from arrays and its ways through the node
+ * accessors: colour alone decides the class (red p, green q, blue r; x is
+ * noise), so the sparse optimum is one multiway split at the root, 0 errors:
+ * objective 0/6 + 1/100 * 1.  A colour the model never saw ends at the root. */
+static void test_dataset_arrays_multiway_ways(void **state)
+{
+    (void)state;
+    static const char *const features[] = {"colour", "x"};
+    static const pdt_column_kind kinds[] = {PDT_COLUMN_CATEGORICAL, PDT_COLUMN_NUMERIC};
+    static const char *const cells[] = {"red", "1", "green", "2", "blue", "1", "red", "2", "green", "1", "blue", "2"};
+    static const uint32_t y[] = {0, 1, 2, 0, 1, 2};
+    static const char *const classes[] = {"p", "q", "r"};
+    pdt_array_data in = {.n = 6, .d = 2, .cells = cells, .feature_names = features, .labels = y,
+                         .class_names = classes, .n_classes = 3, .kinds = kinds};
+    pdt_dataset *ds = from_arrays(&in);
+    pdt_fit_options opt;
+    pdt_fit_options_init(&opt);
+    opt.rules = "categorical", opt.sparse = "0.01", opt.threads = 1;
+    pdt_model *m = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_fit(&m, ds, &opt, &err) != PDT_OK) fail_msg("%s", err.message);
+    mpq_t o;
+    mpq_init(o);
+    pdt_model_objective(o, m);
+    assert_int_equal(mpq_cmp_ui(o, 1, 100), 0);
+    mpq_clear(o);
+    assert_int_equal(pdt_model_size(m), 1);
+    assert_int_equal(pdt_model_node_ways(m, 0), 3);
+    int32_t left, right;
+    pdt_model_node_children(&left, &right, m, 0);
+    assert_int_equal(left, -1);
+    assert_int_equal(right, -1);
+    static const char *const want[] = {"colour = blue", "colour = green", "colour = red"}; /* code order */
+    for (size_t w = 0; w < 3; w++) {
+        char *text = NULL;
+        assert_int_equal(pdt_model_node_way_text(&text, m, 0, w, &err), PDT_OK);
+        assert_string_equal(text, want[w]);
+        free(text);
+        int32_t child = pdt_model_node_way_child(m, 0, w);
+        assert_true(child > 0 && (size_t)child < pdt_model_nodes(m));
+        assert_int_equal(pdt_model_node_ways(m, (size_t)child), 0);
+        assert_int_equal(pdt_model_node_label(m, (size_t)child), 2 - w); /* blue r, green q, red p */
+    }
+    static const char *const other[] = {"pink", "1", "green", "9"};
+    pdt_array_data new_rows = {.n = 2, .d = 2, .cells = other, .feature_names = features, .kinds = kinds};
+    pdt_dataset *nd = from_arrays(&new_rows);
+    uint32_t leaf[2], cls[2];
+    assert_int_equal(pdt_model_apply(leaf, m, nd, &err), PDT_OK);
+    assert_int_equal(pdt_model_predict(cls, m, nd, &err), PDT_OK);
+    assert_int_equal(leaf[0], 0);
+    assert_int_equal(cls[1], 1);
+    pdt_dataset_free(&nd);
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+}
+
 /* A fit on the arrays equals the fit on the CSV: iris's decimals become their
  * doubles, which keep every column's order, so the optimum is the same. */
 static void test_dataset_arrays_fit_like_csv(void **state)
@@ -279,6 +463,9 @@ int main(void)
         cmocka_unit_test(test_dataset_arrays_refuses_bad_input),
         cmocka_unit_test(test_dataset_arrays_texts_like_csv),
         cmocka_unit_test(test_dataset_arrays_fit_like_csv),
+        cmocka_unit_test(test_dataset_arrays_categories_like_csv),
+        cmocka_unit_test(test_dataset_arrays_missing_like_csv),
+        cmocka_unit_test(test_dataset_arrays_multiway_ways),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

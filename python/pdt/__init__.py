@@ -11,16 +11,16 @@ Ctrl-C (KeyboardInterrupt) stops a search within a fraction of a second.
 See docs/python.md.
 """
 import json
-import numbers
 import os
 import re
 import tempfile
-from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 
 from . import _pdt
+from ._tables import (_MISSING, _categorical_table, _column_kinds, _exact_text, _forced_columns, _has_missing_cells,
+                      _is_missing, _text_cells)
 
 try:  # scikit-learn is optional: without it the estimator still fits and predicts
     from sklearn.base import BaseEstimator, ClassifierMixin
@@ -55,7 +55,7 @@ DEFAULT_MAX_DEPTH = 3
 
 _UNLIMITED = 0xFFFFFFFF
 _PARAMS = ("rules", "max_depth", "max_size", "min_leaf", "sparse", "metric", "time_limit", "threads",
-           "lexicographic", "perfect", "degree", "rule_options", "engine", "progress")
+           "lexicographic", "perfect", "degree", "rule_options", "engine", "progress", "categorical", "missing")
 
 
 def _limit(value, name):
@@ -64,59 +64,6 @@ def _limit(value, name):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value < _UNLIMITED:
         raise ValueError(f"{name}={value!r}: expected None or an integer from 0 to {_UNLIMITED - 1}")
     return int(value)
-
-
-def _exact_text(value):
-    """An exact decimal/fraction text for a number (a float is its exact rational)."""
-    if isinstance(value, str):
-        return value
-    q = Fraction(value)
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-
-
-def _refuse_categorical(X):
-    """pandas category columns: libpdt's array constructor takes numbers only."""
-    dtypes = getattr(X, "dtypes", None)
-    if dtypes is None or not hasattr(X, "columns"):
-        return
-    for name, dtype in zip(X.columns, dtypes):
-        if str(dtype) == "category":
-            raise ValueError(f"column {name!r} has dtype category: categorical columns are not supported by "
-                             "pdt's array interface yet; encode them as numbers (e.g. pandas.get_dummies)")
-
-
-def _cell_text(cell, column):
-    """An exact number's text: str as written ("0.1" is 1/10), Fraction and
-    Decimal exactly, a float as the rational it is."""
-    if isinstance(cell, str):
-        try:
-            Fraction(cell.strip())
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"column {column!r} holds the text {cell!r}, which is not a number: categorical "
-                             "columns are not supported by pdt's array interface yet; encode them as numbers "
-                             "(e.g. pandas.get_dummies)") from None
-        return cell.strip()
-    if isinstance(cell, (bool, np.bool_)):
-        return str(int(cell))
-    if isinstance(cell, (numbers.Integral, np.integer)):
-        return str(int(cell))
-    if isinstance(cell, (Fraction, Decimal)):
-        return _exact_text(Fraction(cell))
-    return _exact_text(float(cell))  # float() raises the TypeError scikit-learn expects for other objects
-
-
-def _text_cells(X):
-    """Row-major texts of an object table holding text, Fraction or Decimal cells
-    (kept exact); None when X is plain numbers (converted to float64)."""
-    names = list(X.columns) if hasattr(X, "columns") else None
-    values = X.to_numpy(dtype=object) if names is not None else X
-    if not isinstance(values, np.ndarray) or values.dtype != object or values.ndim != 2:
-        return None
-    if not any(isinstance(c, (str, Fraction, Decimal)) for c in values.flat):
-        return None
-    if names is None:
-        names = [f"col{j + 1}" for j in range(values.shape[1])]
-    return [_cell_text(c, names[j]) for row in values for j, c in enumerate(row)], values.shape
 
 
 def _as_matrix(X):
@@ -169,13 +116,34 @@ def _repeat_rows(X, codes, sample_weight, d):
     return np.ascontiguousarray(np.repeat(X, repeat, axis=0)), codes
 
 
+def _drop_missing_labels(X, y, sample_weight, d):
+    """X (converted), y and the weights without the rows whose label is missing."""
+    keep = np.array([not _is_missing(v) for v in y], dtype=bool)
+    if keep.all():
+        return X, y, sample_weight, len(y)
+    if not keep.any():
+        raise ValueError(f"missing='drop' left out every one of the {len(y)} rows (every label is missing)")
+    if isinstance(X, list):  # exact texts, row-major
+        X = [c for i in np.flatnonzero(keep) for c in X[i * d:(i + 1) * d]]
+    else:
+        X = np.ascontiguousarray(X[keep])
+    y = np.array(list(y[keep]))  # the labels' own dtype again (object only for text)
+    if sample_weight is not None and np.ndim(sample_weight) > 0:
+        sample_weight = np.asarray(sample_weight)[keep]
+    return X, y, sample_weight, int(keep.sum())
+
+
 class Tree:
     """The fitted tree: node arrays in the model's order (node 0 is the root).
 
-    children_left/children_right: child node indices, -1 at leaves; rule: the
-    split in readable form ("" at leaves); label: class code of each node's
-    majority; value: training items per node and class; node_count, n_leaves,
-    size (branch nodes), max_depth."""
+    children_left/children_right: child node indices, -1 at leaves and at
+    multiway nodes; ways: for a multiway node (a categorical split, rules
+    "categorical") the list of (text, child), e.g. ("colour = red", 3), else
+    []; is_leaf; rule: the split in readable form ("" at leaves; the column's
+    name at a multiway node); label: class code of each node's majority (what
+    a multiway node predicts for a category none of its ways takes); value:
+    training items per node and class; node_count, n_leaves, size (branch
+    nodes), max_depth."""
 
     def __init__(self, model):
         nodes = [model.node(k) for k in range(model.n_nodes)]
@@ -183,10 +151,12 @@ class Tree:
         self.children_right = np.array([n[1] for n in nodes], dtype=np.intp)
         self.label = np.array([n[2] for n in nodes], dtype=np.intp)
         self.rule = [n[3] for n in nodes]
+        self.ways = [list(n[4]) for n in nodes]
+        self.is_leaf = np.array([n[0] < 0 and not n[4] for n in nodes], dtype=bool)
         k = len(model.classes)
         self.value = np.frombuffer(model.counts(), dtype=np.uint64).reshape(len(nodes), k).astype(np.int64)
         self.node_count = len(nodes)
-        self.n_leaves = int(np.sum(self.children_left < 0))
+        self.n_leaves = int(np.sum(self.is_leaf))
         self.size = model.size
         self.max_depth = model.depth
 
@@ -204,7 +174,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "axis,hyperplane", ...
     max_depth : int or None
         At most this many levels of branch nodes.  When max_depth, max_size and
-        perfect are all None the depth limit is DEFAULT_MAX_DEPTH (3).
+        perfect are all None the depth limit is DEFAULT_MAX_DEPTH (3), except
+        for rules="categorical" with sparse (multiway trees of any size, as
+        `pdt fit --rules categorical --sparse` without a limit).
     max_size : int or None
         At most this many branch nodes.
     min_leaf : int or None
@@ -232,6 +204,17 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     progress : callable or None
         Called about once a second during long fits with a dict
         {"seconds", "nodes", "best"}; an exception it raises stops the fit.
+    categorical : list or None
+        Columns (names or indices) read as categories even when they hold
+        numbers (`--categorical`).  pandas `category` columns and columns holding
+        text that is not a number are categorical anyway.
+    missing : "error", "drop" or "category"
+        What a missing cell (None, NaN, "?", "", "NA") means (`--missing`):
+        refused naming row and column, the row left out of the fit, or a
+        category "?" of a categorical column.  A missing label leaves its row
+        out with "drop" and is refused otherwise.  At predict time rows cannot be
+        left out: with "drop" or "category" a missing category is the category
+        "?" (unseen unless fitted with "category"); a missing number is refused.
 
     Attributes
     ----------
@@ -242,7 +225,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, rules="axis", max_depth=None, max_size=None, min_leaf=None, sparse=None,
                  metric="accuracy", time_limit=None, threads=None, lexicographic=False, perfect=None,
-                 degree=None, rule_options=None, engine="auto", progress=None):
+                 degree=None, rule_options=None, engine="auto", progress=None, categorical=None, missing="error"):
         self.rules = rules
         self.max_depth = max_depth
         self.max_size = max_size
@@ -257,18 +240,22 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.rule_options = rule_options
         self.engine = engine
         self.progress = progress
+        self.categorical = categorical
+        self.missing = missing
 
     # ------------------------------------------------------------------ options
     def _options(self):
         if self.metric != "accuracy":
             raise ValueError(f"metric={self.metric!r}: libpdt optimises accuracy (misclassifications) only so far")
         depth, size = _limit(self.max_depth, "max_depth"), _limit(self.max_size, "max_size")
-        if depth == _UNLIMITED and size == _UNLIMITED and self.perfect is None:
+        if depth == _UNLIMITED and size == _UNLIMITED and self.perfect is None and not self._unlimited_sparse():
             depth = DEFAULT_MAX_DEPTH
         if self.time_limit is not None and not (float(self.time_limit) >= 0):
             raise ValueError(f"time_limit={self.time_limit!r}: expected seconds >= 0")
         if not isinstance(self.rules, str):
             raise ValueError(f"rules={self.rules!r}: expected a family name such as 'axis'")
+        if self.missing not in _MISSING:
+            raise ValueError(f"missing={self.missing!r}: expected 'error', 'drop' or 'category'")
         return dict(rules=self.rules, max_size=size, max_depth=depth,
                     min_leaf=0 if self.min_leaf is None else _limit(self.min_leaf, "min_leaf"),
                     sparse=None if self.sparse is None else _exact_text(self.sparse),
@@ -279,25 +266,60 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                     rule_options=self.rule_options, engine=self.engine, perfect=self.perfect,
                     progress=self.progress)
 
+    def _unlimited_sparse(self):
+        """Multiway trees with a sparse objective need no limit: the Branches
+        backend searches every size, bounded by the penalty (other families
+        without a limit can run for minutes even on iris)."""
+        return self.sparse is not None and isinstance(self.rules, str) and self.rules.strip() == "categorical"
+
     # ------------------------------------------------------------------ fitting
+    def _check_names(self, X, d, reset):
+        if _HAVE_SKLEARN:
+            self._check_feature_names(X, reset=reset)
+            self._check_n_features(X, reset=reset)
+        elif reset:
+            self.n_features_in_ = d
+
+    def _categorical_input(self, X, reset):
+        """(x, shape, categories) of a DataFrame or 2-D array with categorical
+        columns (or missing cells under missing="drop"/"category"), else None."""
+        if not hasattr(X, "columns") and not (isinstance(X, np.ndarray) and X.ndim == 2):
+            return None
+        d = X.shape[1]
+        names = [str(c) for c in X.columns] if hasattr(X, "columns") else [f"col{j + 1}" for j in range(d)]
+        if reset:
+            forced = _forced_columns(self.categorical, names)
+        else:  # the columns categorical in the fit stay categorical
+            forced = {j for j, k in enumerate(getattr(self, "_kinds", None) or []) if k and j < d}
+        kinds = _column_kinds(X, names, forced)
+        missing = self.missing if reset or self.missing == "error" else "category"
+        if not any(kinds) and (missing == "error" or not _has_missing_cells(X)):
+            return None
+        self._check_names(X, d, reset)
+        if reset:
+            self._kinds = kinds
+        return _categorical_table(X, names, kinds, missing)
+
     def _check_X(self, X, reset):
-        """(x for the library: float64 matrix or exact texts, shape)."""
-        _refuse_categorical(X)
+        """(x for the library: float64 matrix or exact texts, shape, categories)."""
+        table = self._categorical_input(X, reset)
+        if table is not None:
+            return table
         texts = _text_cells(X)
         if texts is not None:
-            if _HAVE_SKLEARN:
-                self._check_feature_names(X, reset=reset)
-                self._check_n_features(X, reset=reset)
-            elif reset:
-                self.n_features_in_ = texts[1][1]
-            return texts
-        if _HAVE_SKLEARN:
-            X = self._validate_data(X, reset=reset, dtype=np.float64, order="C")
+            self._check_names(X, texts[1][1], reset)
+            x, shape = texts
         else:
-            X = _as_matrix(X)
-            if reset:
-                self.n_features_in_ = X.shape[1]
-        return X, X.shape
+            if _HAVE_SKLEARN:
+                X = self._validate_data(X, reset=reset, dtype=np.float64, order="C")
+            else:
+                X = _as_matrix(X)
+                if reset:
+                    self.n_features_in_ = X.shape[1]
+            x, shape = X, X.shape
+        if reset:
+            self._kinds = None
+        return x, shape, None
 
     def fit(self, X, y, sample_weight=None):
         """Finds the optimal tree for rows X and labels y (any values np.unique
@@ -305,13 +327,16 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         or an object table of exact texts ("0.1" is 1/10), Fractions or Decimals;
         a DataFrame's column names become feature_names_in_."""
         options = self._options()
-        X, (n, d) = self._check_X(X, reset=True)
+        X, (n, d), categories = self._check_X(X, reset=True)
+        y = column_or_1d(y, warn=True) if _HAVE_SKLEARN else np.ravel(np.asarray(y))
         if _HAVE_SKLEARN:
-            y = column_or_1d(y, warn=True)
             check_consistent_length(np.empty(n), y)
+        if self.missing == "drop":  # rows with a missing label are left out, as --missing drop does
+            X, y, sample_weight, n = _drop_missing_labels(X, y, sample_weight, d)
+        elif y.dtype.kind in "fO" and (row := next((i for i, v in enumerate(y) if _is_missing(v)), None)) is not None:
+            raise ValueError(f"row {row + 1}: the label is missing ({y[row]!r}); missing='drop' leaves such rows out")
+        if _HAVE_SKLEARN:
             check_classification_targets(y)
-        else:
-            y = np.ravel(np.asarray(y))
         if n == 0:
             raise ValueError("0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % d)
         self.classes_, codes = np.unique(y, return_inverse=True)
@@ -320,7 +345,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             X, codes = _repeat_rows(X, codes, sample_weight, d)
             n = len(codes)
         self._features = _feature_names(self, d)
-        self.model_ = _pdt.fit(X, n, d, self._features, codes, _class_names(self.classes_), None, **options)
+        self.model_ = _pdt.fit(X, n, d, self._features, codes, _class_names(self.classes_), None,
+                               categories=categories, **options)
         self._set_fitted(self.model_)
         return self
 
@@ -331,12 +357,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self._leaf_value = self.tree_.value.astype(np.float64)
 
     # ------------------------------------------------------------------ prediction
-    def _apply(self, X, shape):
-        return np.frombuffer(self.model_.apply(X, shape[0], shape[1], self._features),
+    def _apply(self, X, shape, categories):
+        return np.frombuffer(self.model_.apply(X, shape[0], shape[1], self._features, categories),
                              dtype=np.uint32).astype(np.intp)
 
     def apply(self, X):
-        """The leaf (node index into tree_) each row reaches."""
+        """The leaf (node index into tree_) each row reaches; a row whose category
+        no way of a multiway node takes ends at that node."""
         if _HAVE_SKLEARN:
             check_is_fitted(self)
         return self._apply(*self._check_X(X, reset=False))
@@ -345,8 +372,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """The class of each row: the label of the leaf it reaches (exact comparisons)."""
         if _HAVE_SKLEARN:
             check_is_fitted(self)
-        X, (n, d) = self._check_X(X, reset=False)
-        codes = np.frombuffer(self.model_.predict(X, n, d, self._features), dtype=np.uint32)
+        X, (n, d), categories = self._check_X(X, reset=False)
+        codes = np.frombuffer(self.model_.predict(X, n, d, self._features, categories), dtype=np.uint32)
         return self.classes_[codes]
 
     def predict_proba(self, X):
@@ -355,7 +382,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if _HAVE_SKLEARN:
             check_is_fitted(self)
         leaves = self._apply(*self._check_X(X, reset=False))
-        value = self._leaf_value[leaves]
+        value = self._leaf_value[leaves]  # a multiway node's own counts for an unseen category
         total = value.sum(axis=1, keepdims=True)
         empty = total[:, 0] <= 0
         proba = np.divide(value, total, out=np.zeros_like(value), where=total > 0)
@@ -479,6 +506,16 @@ def _short_rule(text):
     return _NUMBER.sub(short, text)
 
 
+def _edges(t, k):
+    """(child, label) of node k's edges: yes/no, or a multiway node's categories."""
+    if t.ways[k]:
+        prefix = t.rule[k] + " = "
+        return [(child, text[len(prefix):] if text.startswith(prefix) else text) for text, child in t.ways[k]]
+    if t.children_left[k] < 0:
+        return []
+    return [(t.children_left[k], "yes"), (t.children_right[k], "no")]
+
+
 def _plot_tree(clf, ax):
     t = clf.tree_
     xs, ys = {}, {}
@@ -486,24 +523,26 @@ def _plot_tree(clf, ax):
 
     def place(k, depth):
         ys[k] = -depth
-        if t.children_left[k] < 0:
+        children = [c for c, _ in _edges(t, k)]
+        if not children:
             xs[k] = next_x[0]
             next_x[0] += 1
             return
-        place(t.children_left[k], depth + 1)
-        place(t.children_right[k], depth + 1)
-        xs[k] = (xs[t.children_left[k]] + xs[t.children_right[k]]) / 2
+        for c in children:
+            place(c, depth + 1)
+        xs[k] = (xs[children[0]] + xs[children[-1]]) / 2
 
     place(0, 0)
     for k in range(t.node_count):
-        for child, side in ((t.children_left[k], "yes"), (t.children_right[k], "no")):
-            if child >= 0:
-                ax.plot([xs[k], xs[child]], [ys[k], ys[child]], color="0.5", zorder=1)
-                ax.annotate(side, ((xs[k] + xs[child]) / 2, (ys[k] + ys[child]) / 2), fontsize=7,
-                            ha="center", color="0.4")
+        for child, side in _edges(t, k):
+            ax.plot([xs[k], xs[child]], [ys[k], ys[child]], color="0.5", zorder=1)
+            ax.annotate(side, ((xs[k] + xs[child]) / 2, (ys[k] + ys[child]) / 2), fontsize=7,
+                        ha="center", color="0.4")
     for k in range(t.node_count):
-        leaf = t.children_left[k] < 0
+        leaf = bool(t.is_leaf[k])
         text = f"{clf.classes_[t.label[k]]}\n{list(t.value[k])}" if leaf else _short_rule(t.rule[k])
+        if t.ways[k]:
+            text += f"\n(other: {clf.classes_[t.label[k]]})"
         ax.text(xs[k], ys[k], text, ha="center", va="center", fontsize=8, zorder=2,
                 bbox=dict(boxstyle="round", fc="#e8f0ff" if leaf else "white", ec="0.3"))
     ax.set_axis_off()
@@ -515,7 +554,6 @@ def _plot_tree(clf, ax):
 
 def _points(X):
     """(x for the library, (n, d), feature names) of a point table."""
-    _refuse_categorical(X)
     names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
     texts = _text_cells(X)
     x, shape = texts if texts is not None else (lambda m: (m, m.shape))(_as_matrix(X))

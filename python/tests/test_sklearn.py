@@ -75,14 +75,22 @@ def test_dataframe_with_string_labels():
         clf.predict(X.rename(columns=lambda c: c + "_"))
 
 
-def test_categorical_columns_refused_clearly():
-    """libpdt's array constructor takes numbers only (see docs/python.md)."""
+def test_categorical_columns_are_categories():
+    """A pandas category column and an object column of text are categorical
+    alike (one-hot tests on colour beside thresholds on size); text among
+    decimals is refused as the CSV loader refuses it."""
     df = pd.DataFrame({"size": [1.0, 2.0, 3.0, 4.0], "colour": pd.Categorical(["red", "blue", "red", "blue"])})
-    with pytest.raises(ValueError, match="column 'colour' has dtype category"):
-        pdt.OptimalTreeClassifier(max_depth=1).fit(df, ["a", "b", "a", "b"])
+    y = ["a", "b", "a", "b"]
+    by_dtype = pdt.OptimalTreeClassifier(rules="axis,binary", max_depth=1).fit(df, y)
     df["colour"] = df["colour"].astype(object)
-    with pytest.raises(ValueError, match="column 'colour' holds the text 'red', which is not a number"):
-        pdt.OptimalTreeClassifier(max_depth=1).fit(df, ["a", "b", "a", "b"])
+    by_text = pdt.OptimalTreeClassifier(rules="axis,binary", max_depth=1).fit(df, y)
+    assert by_dtype.objective_ == by_text.objective_ == 0
+    assert by_text.tree_.rule[0] in ("colour ≠ blue", "colour ≠ red")
+    df.loc[0, "size"] = "big"
+    df["size"] = df["size"].astype(object)
+    df.loc[1, "size"] = "2.5"
+    with pytest.raises(ValueError, match="column 'size' holds the text 'big' among numbers such as '2.5'"):
+        pdt.OptimalTreeClassifier(max_depth=1).fit(df, y)
 
 
 def test_predict_proba_is_leaf_frequencies():

@@ -37,3 +37,11 @@ print(pdt.count_trees(Xi[:6, :2], size=2)["proper"])
 print(pdt.bsp([(0, 0, 1, 0), (0, 1, 1, 1.5)])["nodes"])
 try: pdt.bsp("0 0 0 0\n")
 except ValueError: pass
+# categorical columns: codes into names as doubles, and as texts beside exact numbers; multiway ways
+cat = np.array([["red", 1.0], ["blue", 2.0], [None, 1.0], ["red", 2.0], ["green", 1.0], ["blue", 2.0]], dtype=object)
+m = pdt.OptimalTreeClassifier(rules="categorical", sparse="0.01", missing="category").fit(cat, [0, 1, 0, 0, 1, 1])
+m.tree_; m.to_text(); m.predict(np.array([["pink", 1.0], [None, 2.0]], dtype=object))
+cat[:, 1] = ["0.5", "1", "0.5", "1/3", "1", "2"]
+pdt.OptimalTreeClassifier(rules="axis,binary", max_depth=2, missing="drop").fit(cat, [0, 1, 0, 0, 1, 1]).predict(cat)
+try: pdt.OptimalTreeClassifier(rules="binary", max_depth=1).fit(cat, [0, 1, 0, 0, 1, 1])
+except ValueError: pass
