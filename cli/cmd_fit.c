@@ -169,13 +169,13 @@ static bool write_outputs(cli_outputs *set, const pdt_model *m, const pdt_datase
 }
 
 /* A picture needs 2-D data: known before the search, so refused before it. */
-/* One class leaves nothing to learn: said, not fitted as a leaf. */
+/* One class leaves nothing to learn: said (the fit is a single leaf). */
 static bool two_classes(const pdt_dataset *ds)
 {
-    if (pdt_dataset_classes(ds) != 1) return true;
-    fprintf(stderr, "pdt fit: %s: every row has the label \"%s\": a classifier needs at least two classes\n",
-            pdt_dataset_name(ds), pdt_dataset_class_name(ds, 0));
-    return false;
+    if (pdt_dataset_classes(ds) == 1)
+        fprintf(stderr, "pdt fit: %s: every row has the label \"%s\": nothing to learn, the tree is one leaf\n",
+                pdt_dataset_name(ds), pdt_dataset_class_name(ds, 0));
+    return true;
 }
 
 static bool plot_fits(const pdt_dataset *ds)
