@@ -102,31 +102,10 @@ static void instance_csv(char *out, size_t cap, const instance *in, bool binary)
 
 static pdt_model *fit(const pdt_dataset *ds, const char *rules, const char *sparse, uint32_t depth)
 {
-    pdt_fit_options opt;
-    pdt_fit_options_init(&opt);
-    opt.rules = rules;
-    opt.sparse = sparse;
-    opt.max_depth = depth;
-    pdt_model *m = NULL;
-    pdt_error err;
-    pdt_error_clear(&err);
-    if (pdt_fit(&m, ds, &opt, &err) != PDT_OK) fail_msg("fit %s: %s", rules, err.message);
-    assert_true(pdt_model_optimal(m));
-    return m;
+    return tu_fit(ds, rules, depth, sparse, PDT_ENGINE_AUTO);
 }
 
-/* Errors recounted from the model's predictions on its training rows. */
-static unsigned recount(const pdt_model *m, const pdt_dataset *ds)
-{
-    size_t n = pdt_dataset_rows(ds);
-    uint32_t pred[MAX_ROWS];
-    pdt_error err;
-    if (pdt_model_predict(pred, m, ds, &err) != PDT_OK) fail_msg("predict: %s", err.message);
-    unsigned wrong = 0;
-    for (size_t i = 0; i < n; i++)
-        wrong += strcmp(pdt_model_class_name(m, pred[i]), pdt_dataset_class_name(ds, pdt_dataset_label(ds, i))) != 0;
-    return wrong;
-}
+static unsigned recount(const pdt_model *m, const pdt_dataset *ds) { return (unsigned)tu_training_errors(m, ds); }
 
 /* The model's objective must be errors/N + λ·size with the recounted errors,
  * and equal the brute force's cost (scaled by N·b). */

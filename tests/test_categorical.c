@@ -238,17 +238,7 @@ static void instance_csv(char *out, size_t cap, const instance *in)
 
 static pdt_model *fit(const pdt_dataset *ds, const char *rules, unsigned depth, pdt_engine engine)
 {
-    pdt_fit_options opt;
-    pdt_fit_options_init(&opt);
-    opt.rules = rules;
-    opt.max_depth = depth;
-    opt.engine = engine;
-    pdt_model *m = NULL;
-    pdt_error err;
-    pdt_error_clear(&err);
-    if (pdt_fit(&m, ds, &opt, &err) != PDT_OK) fail_msg("fit: %s", err.message);
-    assert_true(pdt_model_optimal(m));
-    return m;
+    return tu_fit(ds, rules, depth, NULL, engine);
 }
 
 static unsigned objective(const pdt_model *m)
@@ -261,20 +251,7 @@ static unsigned objective(const pdt_model *m)
     return v;
 }
 
-/* Training errors recounted from the predictions. */
-static unsigned errors_of(const pdt_model *m, const pdt_dataset *ds)
-{
-    size_t n = pdt_dataset_rows(ds);
-    uint32_t *pred = malloc(n * sizeof *pred);
-    pdt_error err;
-    if (pdt_model_predict(pred, m, ds, &err) != PDT_OK) fail_msg("predict: %s", err.message);
-    unsigned wrong = 0;
-    for (size_t i = 0; i < n; i++)
-        wrong += strcmp(pdt_model_class_name(m, pred[i]),
-                        pdt_dataset_class_name(ds, pdt_dataset_label(ds, i))) != 0;
-    free(pred);
-    return wrong;
-}
+static unsigned errors_of(const pdt_model *m, const pdt_dataset *ds) { return (unsigned)tu_training_errors(m, ds); }
 
 static void test_binary_one_hot_against_brute_force(void **state)
 {

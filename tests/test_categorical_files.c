@@ -43,14 +43,7 @@ static pdt_dataset *load(const file_case *fc)
 /* Predictions on the training rows miss exactly the errors the model reports. */
 static void check_predicts_back(const pdt_model *m, const pdt_dataset *ds, const char *what)
 {
-    size_t n = pdt_dataset_rows(ds);
-    uint32_t *pred = malloc(n * sizeof *pred);
-    pdt_error err;
-    if (pdt_model_predict(pred, m, ds, &err) != PDT_OK) fail_msg("%s: predict: %s", what, err.message);
-    size_t wrong = 0;
-    for (size_t i = 0; i < n; i++)
-        wrong += strcmp(pdt_model_class_name(m, pred[i]), pdt_dataset_class_name(ds, pdt_dataset_label(ds, i))) != 0;
-    free(pred);
+    size_t n = pdt_dataset_rows(ds), wrong = tu_training_errors(m, ds);
     /* the objective is the errors (depth fits) or errors/N + λ·size (sparse) */
     mpq_t obj, want;
     mpq_inits(obj, want, NULL);
@@ -72,17 +65,7 @@ static void check_predicts_back(const pdt_model *m, const pdt_dataset *ds, const
 
 static pdt_model *fit(const pdt_dataset *ds, const char *rules, uint32_t depth, const char *sparse)
 {
-    pdt_fit_options opt;
-    pdt_fit_options_init(&opt);
-    opt.rules = rules;
-    opt.max_depth = depth;
-    opt.sparse = sparse;
-    pdt_model *m = NULL;
-    pdt_error err;
-    pdt_error_clear(&err);
-    if (pdt_fit(&m, ds, &opt, &err) != PDT_OK) fail_msg("fit %s: %s", rules, err.message);
-    assert_true(pdt_model_optimal(m));
-    return m;
+    return tu_fit(ds, rules, depth, sparse, PDT_ENGINE_AUTO);
 }
 
 static void test_every_file_fits_and_predicts(void **state)

@@ -160,3 +160,33 @@ int tu_cmp_u64(const void *a, const void *b)
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
+
+pdt_model *tu_fit(const pdt_dataset *ds, const char *rules, uint32_t depth, const char *sparse, pdt_engine engine)
+{
+    pdt_fit_options opt;
+    pdt_fit_options_init(&opt);
+    opt.rules = rules;
+    opt.max_depth = depth;
+    opt.sparse = sparse;
+    opt.engine = engine;
+    pdt_model *m = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_fit(&m, ds, &opt, &err) != PDT_OK) fail_msg("fit %s: %s", rules, err.message);
+    assert_true(pdt_model_optimal(m));
+    return m;
+}
+
+size_t tu_training_errors(const pdt_model *m, const pdt_dataset *ds)
+{
+    size_t n = pdt_dataset_rows(ds), wrong = 0;
+    uint32_t *pred = malloc((n ? n : 1) * sizeof *pred);
+    assert_non_null(pred);
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_model_predict(pred, m, ds, &err) != PDT_OK) fail_msg("predict: %s", err.message);
+    for (size_t i = 0; i < n; i++)
+        wrong += strcmp(pdt_model_class_name(m, pred[i]), pdt_dataset_class_name(ds, pdt_dataset_label(ds, i))) != 0;
+    free(pred);
+    return wrong;
+}

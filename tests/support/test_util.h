@@ -44,6 +44,13 @@ typedef struct tu_rng { uint64_t s; } tu_rng;
 uint64_t tu_rand(tu_rng *r);
 uint32_t tu_below(tu_rng *r, uint32_t n); /* uniform in [0, n) */
 
+/* An optimal fit (the test fails on an error or an unproven answer): rules,
+ * depth limit (PDT_UNLIMITED: none), --sparse (NULL: none), engine. */
+pdt_model *tu_fit(const pdt_dataset *ds, const char *rules, uint32_t depth, const char *sparse, pdt_engine engine);
+/* Rows of ds the model predicts wrong, by class name (its own training rows:
+ * the errors it must report). */
+size_t tu_training_errors(const pdt_model *m, const pdt_dataset *ds);
+
 /* C(n, k) for small arguments (exact while the result fits in 64 bits). */
 uint64_t tu_binom(uint64_t n, uint64_t k);
 /* qsort comparator for uint64_t. */
