@@ -310,15 +310,15 @@ struct pdt_problem_class {
                         const uint64_t *const *sides, uint32_t n, uint32_t min_leaf,
                         const void *bound, pdt_error *err);
     /* Optional compact subproblems (all four or none; see pdt_dp_info).  The
-     * engine uses them for a selective search without trace, cache limit
-     * permitting; every other case, and any overflow, runs the recursion
-     * above.  Children must be strictly smaller subproblems than their parent
+     * engine uses them for a selective search without trace, --no-memo, size,
+     * depth or min-leaf limits, cache limit permitting; every other case, and
+     * any overflow, runs the recursion above.  Children must be strictly smaller subproblems than their parent
      * (the keys form a DAG), and the optimum over keys must equal the
      * optimum of the generic recursion from `root`. */
     pdt_status (*dp_setup)(pdt_dp_info *info, void *inst, const pdt_node *root, pdt_error *err);
     /* The leaf value of key: false when a leaf is infeasible there. */
     bool (*dp_leaf)(uint64_t v[2], void *inst, uint64_t key);
-    /* The splits of key, in the order of split(); returns their number. */
+    /* The splits of key (ties go to the first); returns their number. */
     uint32_t (*dp_splits)(pdt_dp_splits *out, void *inst, uint64_t key);
     /* The algebra's value of (v0, v1). */
     pdt_status (*dp_value)(void *value, void *inst, const uint64_t v[2], pdt_error *err);

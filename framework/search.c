@@ -326,7 +326,10 @@ pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, 
 {
     pdt_search_opts o = *opts;
     double spent = 0;
-    if (problem->dp_setup && problem->algebra->selective && !o.no_memo && !o.trace) {
+    /* the compact-key DP knows no budgets: only unconstrained optimisation takes it */
+    bool unconstrained = o.max_size == PDT_UNLIMITED && o.max_depth == PDT_UNLIMITED && !o.min_leaf &&
+                         !o.exact_size;
+    if (problem->dp_setup && problem->algebra->selective && unconstrained && !o.no_memo && !o.trace) {
         bool used = false;
         pdt_status st = pdt_dp_search(res, &used, problem, inst, root, &o, &spent, err);
         if (st || used) return st;
