@@ -124,7 +124,7 @@ static bool table_grow(dp_state *s)
  * (s->fallback) or the key is out of the dense range (error). */
 static size_t slot_get(dp_state *s, uint64_t key, pdt_status *st)
 {
-    size_t i = slot_find(s, key);
+    size_t i = key == NO_KEY ? SIZE_MAX : slot_find(s, key);
     if (i != SIZE_MAX) return i;
     if (s->dense || key == NO_KEY) {
         *st = pdt_error_set(s->err, PDT_EPLUGIN, "problem plugin \"%s\": key %llu outside its key space",
@@ -449,6 +449,11 @@ static bool tree_push(tree_buf *t, int64_t v)
  * limit, unsolved ones take the leaf or their first feasible split. */
 static pdt_status emit(dp_state *s, uint64_t key, tree_buf *t, uint64_t v[2], bool *ok)
 {
+    *ok = false;
+    if (key == NO_KEY || (s->dense && key >= s->n_slots)) {
+        size_t x;
+        return ensure(s, key, &x); /* reports the key */
+    }
     size_t slot = slot_find(s, key);
     bool solved = slot != SIZE_MAX && s->v0[slot] <= DP_INF;
     uint64_t leaf[2] = {0, 0};
