@@ -87,6 +87,13 @@ pdt_status pdt_engine_rebuild(pdt_search_state *s, pdt_node *root, uint32_t k, u
                               int64_t **tree, size_t *len);
 double pdt_engine_elapsed(const pdt_search_state *s);
 
+/* dp.c: the search over a problem's compact keys.  *used = false (res
+ * untouched) when the problem has no compact form for this instance or its
+ * values outgrow machine integers; *seconds = the time it took either way. */
+pdt_status pdt_dp_search(pdt_search_result *res, bool *used, const pdt_problem_class *pc, void *inst,
+                         const pdt_node *root, const pdt_search_opts *opts, double *seconds,
+                         pdt_error *err);
+
 /* splitter.c */
 uint32_t pdt_engine_derive_rules(const pdt_search_state *s, uint32_t *out, const pdt_lazy_rules *lz);
 uint32_t pdt_engine_split_count(const pdt_search_state *s, const pdt_node *node);

@@ -313,6 +313,51 @@ typedef struct pdt_child {
     uint32_t n_rules;
 } pdt_child;
 
+/* Compact subproblems (optional; docs/engine.md, "Compact keys").  A problem
+ * whose subproblems have small integer names (an interval (i, j), a cell, a
+ * point set that fits one word) and whose objective is a sum or maximum of
+ * machine integers describes itself here; the engine then solves it as a
+ * dynamic programme over those keys: no item bitsets, no per-node copies, a
+ * dense table when the key space is small.  Values are pairs (v0, v1) of
+ * integers below PDT_DP_LIMIT compared lexicographically; a branch's value is
+ * combine(l, r) + the split's own cost, component by component. */
+#define PDT_DP_LIMIT (UINT64_C(1) << 62)
+
+typedef enum {
+    PDT_DP_UNUSED = 0, /* the component is always 0 */
+    PDT_DP_SUM = 1,    /* v = l + r + cost */
+    PDT_DP_MAX = 2     /* v = max(l, r) + cost */
+} pdt_dp_combine;
+
+typedef struct pdt_dp_info {
+    bool active;          /* false: this instance has no compact form (generic recursion) */
+    uint64_t root;        /* key of the root subproblem (< UINT64_MAX) */
+    uint64_t n_keys;      /* keys lie in [0, n_keys): a dense table; 0: any key (hash table) */
+    uint32_t max_splits;  /* most splits any subproblem has */
+    pdt_dp_combine combine[2];
+} pdt_dp_info;
+
+/* Where dp_splits writes the splits of a subproblem (room for max_splits).
+ * The children are listed in left/right/payload, or, when they step evenly
+ * (interval problems: the i-th split of (lo, hi) has children (lo, lo+i) and
+ * (lo+i+1, hi)), described by `stepped`: split i has the left key
+ * left0 + i·left_step, the right key right0 + i·right_step and the payload
+ * payload0 + i; the engine then reads no key arrays. */
+typedef struct pdt_dp_splits {
+    uint64_t *left, *right; /* the children's keys */
+    int64_t *payload;       /* as split() would report it */
+    uint64_t *cost0, *cost1;/* the branch's own terms, < PDT_DP_LIMIT (cost1 NULL when unused) */
+    bool overflow;          /* a term does not fit: the engine runs the generic recursion instead */
+    bool stepped;           /* the children are given by the fields below, not the arrays */
+    uint64_t left0, left_step, right0, right_step;
+    int64_t payload0;
+    /* Stepped splits may also leave cost0 unwritten and give the cost of
+     * split i as cost_scale · cost_weight[i] (weights owned by the problem);
+     * the problem guarantees every such product is below PDT_DP_LIMIT. */
+    const uint64_t *cost_weight;
+    uint64_t cost_scale;
+} pdt_dp_splits;
+
 #define PDT_PROBLEM_V1 1u
 
 /* Problem flags. */
@@ -353,6 +398,19 @@ struct pdt_problem_class {
     pdt_status (*stump)(void *value, uint32_t *index, void *inst, const pdt_node *node,
                         const uint64_t *const *sides, uint32_t n, uint32_t min_leaf,
                         const void *bound, pdt_error *err);
+    /* Optional compact subproblems (all four or none; see pdt_dp_info).  The
+     * engine uses them for a selective search without trace, --no-memo, size,
+     * depth or min-leaf limits, cache limit permitting; every other case, and
+     * any overflow, runs the recursion above.  Children must be strictly smaller subproblems than their parent
+     * (the keys form a DAG), and the optimum over keys must equal the
+     * optimum of the generic recursion from `root`. */
+    pdt_status (*dp_setup)(pdt_dp_info *info, void *inst, const pdt_node *root, pdt_error *err);
+    /* The leaf value of key: false when a leaf is infeasible there. */
+    bool (*dp_leaf)(uint64_t v[2], void *inst, uint64_t key);
+    /* The splits of key (ties go to the first); returns their number. */
+    uint32_t (*dp_splits)(pdt_dp_splits *out, void *inst, uint64_t key);
+    /* The algebra's value of (v0, v1). */
+    pdt_status (*dp_value)(void *value, void *inst, const uint64_t v[2], pdt_error *err);
 };
 
 #define PDT_DEFINE_PROBLEM(ident)                                                                  \

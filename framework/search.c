@@ -324,8 +324,19 @@ pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, 
                       const pdt_ruleset *rs, size_t n_words, const pdt_node *root,
                       const pdt_search_opts *opts, pdt_error *err)
 {
+    pdt_search_opts o = *opts;
+    double spent = 0;
+    /* the compact-key DP knows no budgets: only unconstrained optimisation takes it */
+    bool unconstrained = o.max_size == PDT_UNLIMITED && o.max_depth == PDT_UNLIMITED && !o.min_leaf &&
+                         !o.exact_size;
+    if (problem->dp_setup && problem->algebra->selective && unconstrained && !o.no_memo && !o.trace) {
+        bool used = false;
+        pdt_status st = pdt_dp_search(res, &used, problem, inst, root, &o, &spent, err);
+        if (st || used) return st;
+        if (o.time_limit > 0) o.time_limit = o.time_limit > spent ? o.time_limit - spent : 1e-9;
+    }
     pdt_search_state s;
-    pdt_status st = pdt_engine_begin(&s, problem, inst, rs, n_words, root->n_rules, opts, err);
+    pdt_status st = pdt_engine_begin(&s, problem, inst, rs, n_words, root->n_rules, &o, err);
     if (st) {
         pdt_engine_end(&s);
         return st;
@@ -341,7 +352,7 @@ pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, 
     } else {
         st = optimise(&s, res, root);
     }
-    s.stats.seconds = pdt_engine_elapsed(&s);
+    s.stats.seconds = spent + pdt_engine_elapsed(&s);
     pdt_engine_end(&s);
     res->stats = s.stats;
     return st;

@@ -24,6 +24,11 @@ struct pdt_kdtree {
     uint64_t *w64;  /* the same as machine integers when their total fits in 62 bits, else NULL */
     mpz_t scale;    /* lcm of the weights' denominators */
     mpz_t sum;      /* scratch */
+    /* compact keys (see kd_dp_setup): one split dimension and distinct
+     * coordinates make every node an interval of the sorted points */
+    uint32_t *sorted;   /* the points by coordinate order[0], or NULL */
+    uint64_t *prefix;   /* prefix[k] = weight of sorted[0..k) */
+    uint32_t set_bits;  /* point sets that fit one word: the key's level sits above this bit */
     /* the solution */
     bool optimal;
     mpq_t cost;
@@ -164,6 +169,94 @@ static uint64_t kd_memo_key(void *inst, const pdt_node *node)
     return node->depth % t->n_order;
 }
 
+/* ------------------------------------------------------------ compact keys */
+
+/* Two compact forms, both for access then height, (Σ, max):
+ * - intervals: one split dimension (an order of length 1) and distinct
+ *   coordinates in it: a node is sorted[i..j), key i·(n+1) + j, dense;
+ * - point sets: n + bits(|order|) < 64: key = the node's points as a word
+ *   with its level mod |order| above them, hashed.
+ * Otherwise (or weights beyond 62 bits, or height first) the generic
+ * recursion runs. */
+static pdt_status kd_dp_setup(pdt_dp_info *info, void *inst, const pdt_node *root, pdt_error *err)
+{
+    (void)root;
+    (void)err;
+    const pdt_kdtree *t = inst;
+    *info = (pdt_dp_info){.max_splits = (uint32_t)t->n, .combine = {PDT_DP_SUM, PDT_DP_MAX}};
+    if (!t->w64 || t->objective != PDT_KD_ACCESS) return PDT_OK;
+    if (t->sorted) {
+        info->active = true;
+        info->root = t->n; /* [0, n) */
+        info->n_keys = (uint64_t)(t->n + 1) * (t->n + 1);
+    } else if (t->set_bits) {
+        info->active = true;
+        info->root = (UINT64_C(1) << t->n) - 1; /* every point, level 0 */
+    }
+    return PDT_OK;
+}
+
+static bool kd_dp_leaf(uint64_t v[2], void *inst, uint64_t key)
+{
+    const pdt_kdtree *t = inst;
+    v[0] = v[1] = 0;
+    if (t->sorted) return key / (t->n + 1) >= key % (t->n + 1); /* an empty interval */
+    return (key & ((UINT64_C(1) << t->set_bits) - 1)) == 0;
+}
+
+static uint32_t kd_dp_interval_splits(pdt_dp_splits *out, const pdt_kdtree *t, uint64_t key)
+{
+    const uint64_t m = t->n + 1, i = key / m, j = key % m;
+    if (i >= j) return 0;
+    const uint64_t w = t->prefix[j] - t->prefix[i];
+    for (uint64_t r = i; r < j; r++) {
+        uint32_t k = (uint32_t)(r - i);
+        out->left[k] = i * m + r;
+        out->right[k] = (r + 1) * m + j;
+        out->payload[k] = t->sorted[r];
+        out->cost0[k] = w;
+        out->cost1[k] = 1;
+    }
+    return (uint32_t)(j - i);
+}
+
+static uint32_t kd_dp_set_splits(pdt_dp_splits *out, const pdt_kdtree *t, uint64_t key)
+{
+    const uint64_t items = key & ((UINT64_C(1) << t->set_bits) - 1);
+    const uint32_t level = (uint32_t)(key >> t->set_bits), dim = t->order[level];
+    const uint64_t next = (uint64_t)((level + 1) % t->n_order) << t->set_bits;
+    uint64_t w = 0;
+    for (uint64_t b = items; b; b &= b - 1) w += t->w64[__builtin_ctzll(b)];
+    uint32_t k = 0;
+    for (uint64_t b = items; b; b &= b - 1, k++) {
+        uint32_t p = (uint32_t)__builtin_ctzll(b);
+        uint64_t less = *kd_less(t, dim, p);
+        out->left[k] = (items & less) | next;
+        out->right[k] = (items & ~less & ~(UINT64_C(1) << p)) | next;
+        out->payload[k] = p;
+        out->cost0[k] = w;
+        out->cost1[k] = 1;
+    }
+    return k;
+}
+
+static uint32_t kd_dp_splits(pdt_dp_splits *out, void *inst, uint64_t key)
+{
+    const pdt_kdtree *t = inst;
+    return t->sorted ? kd_dp_interval_splits(out, t, key) : kd_dp_set_splits(out, t, key);
+}
+
+static pdt_status kd_dp_value(void *value, void *inst, const uint64_t v[2], pdt_error *err)
+{
+    (void)inst;
+    (void)err;
+    pdt_lex_value *x = value;
+    mpz_import(x->p, 1, -1, sizeof v[0], 0, 0, &v[0]);
+    mpz_import(x->s, 1, -1, sizeof v[1], 0, 0, &v[1]);
+    x->inf = false;
+    return PDT_OK;
+}
+
 PDT_DEFINE_PROBLEM(kdtree) = {
     .version = PDT_PROBLEM_V1,
     .name = "kdtree",
@@ -176,6 +269,10 @@ PDT_DEFINE_PROBLEM(kdtree) = {
     .split_count = kd_split_count,
     .split = kd_split,
     .memo_key = kd_memo_key,
+    .dp_setup = kd_dp_setup,
+    .dp_leaf = kd_dp_leaf,
+    .dp_splits = kd_dp_splits,
+    .dp_value = kd_dp_value,
 };
 
 /* The same problem with the criteria swapped (the primary is now a maximum). */
@@ -291,6 +388,39 @@ static pdt_status kd_less_sets(pdt_kdtree *t, pdt_error *err)
     return PDT_OK;
 }
 
+/* Which compact form the instance has (kd_dp_setup), if any. */
+static pdt_status kd_compact(pdt_kdtree *t, pdt_error *err)
+{
+    if (!t->w64) return PDT_OK;
+    uint32_t level_bits = 0;
+    while ((UINT64_C(1) << level_bits) < t->n_order) level_bits++;
+    if (t->n_order > 1 || t->n < 2) {
+        if (t->n + level_bits <= 63) t->set_bits = (uint32_t)t->n;
+        return PDT_OK;
+    }
+    t->sorted = malloc(t->n * sizeof *t->sorted);
+    t->prefix = malloc((t->n + 1) * sizeof *t->prefix);
+    if (!t->sorted || !t->prefix) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    /* distinct coordinates have the ranks 0..n-1: the rank is the position */
+    bool distinct = true;
+    memset(t->sorted, 0xff, t->n * sizeof *t->sorted);
+    for (uint32_t i = 0; i < t->n && distinct; i++) {
+        uint32_t r = pdt_dataset_rank(t->ds, i, t->order[0]);
+        distinct = r < t->n && t->sorted[r] == UINT32_MAX;
+        if (distinct) t->sorted[r] = i;
+    }
+    t->prefix[0] = 0;
+    for (uint32_t k = 0; k < t->n && distinct; k++) t->prefix[k + 1] = t->prefix[k] + t->w64[t->sorted[k]];
+    if (!distinct) { /* equal coordinates: children are no longer intervals */
+        free(t->sorted);
+        free(t->prefix);
+        t->sorted = NULL;
+        t->prefix = NULL;
+        if (t->n <= 63) t->set_bits = (uint32_t)t->n;
+    }
+    return PDT_OK;
+}
+
 pdt_status pdt_kdtree_new(pdt_kdtree **out, const pdt_dataset *ds, const uint32_t *order,
                           size_t n_order, pdt_kd_objective objective, pdt_error *err)
 {
@@ -314,6 +444,7 @@ pdt_status pdt_kdtree_new(pdt_kdtree **out, const pdt_dataset *ds, const uint32_
     for (size_t k = 0; !st && k < t->n_order; k++) t->order[k] = order && n_order ? order[k] : (uint32_t)k;
     if (!st) st = kd_weights(t, err);
     if (!st) st = kd_less_sets(t, err);
+    if (!st) st = kd_compact(t, err);
     if (st) {
         pdt_kdtree_free(&t);
         return st;
@@ -331,6 +462,8 @@ void pdt_kdtree_free(pdt_kdtree **tree)
     free(t->w);
     free(t->w64);
     free(t->less);
+    free(t->sorted);
+    free(t->prefix);
     free(t->order);
     free(t->nodes);
     mpz_clears(t->scale, t->sum, NULL);

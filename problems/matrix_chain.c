@@ -17,6 +17,8 @@ struct pdt_chain {
     mpz_t *p;     /* n + 1 dimensions */
     size_t words; /* item bitset words */
     mpz_t tmp;    /* scratch of branch() */
+    uint64_t *p64; /* the dimensions as machine integers, NULL when one needs 62 bits */
+    bool small;    /* every product p·p·p stays below PDT_DP_LIMIT */
     /* the solution */
     bool optimal;
     mpz_t cost;
@@ -99,6 +101,67 @@ static pdt_status chain_split(bool *ok, int64_t *payload, pdt_child *left, pdt_c
     return PDT_OK;
 }
 
+/* ------------------------------------------------------------ compact keys */
+
+/* The interval lo..hi is the key lo·n + hi: the DP table is the textbook one. */
+static pdt_status chain_dp_setup(pdt_dp_info *info, void *inst, const pdt_node *root, pdt_error *err)
+{
+    (void)root;
+    (void)err;
+    const pdt_chain *c = inst;
+    *info = (pdt_dp_info){.active = c->p64 != NULL, .root = c->n - 1, .n_keys = (uint64_t)c->n * c->n,
+                          .max_splits = (uint32_t)c->n, .combine = {PDT_DP_SUM, PDT_DP_UNUSED}};
+    return PDT_OK;
+}
+
+static bool chain_dp_leaf(uint64_t v[2], void *inst, uint64_t key)
+{
+    const pdt_chain *c = inst;
+    v[0] = v[1] = 0;
+    return key / c->n == key % c->n; /* one matrix */
+}
+
+/* cost = a·b·d, false when it reaches PDT_DP_LIMIT. */
+static bool product3(uint64_t *cost, uint64_t a, uint64_t b, uint64_t d)
+{
+    uint64_t t;
+    return !__builtin_mul_overflow(a, b, &t) && !__builtin_mul_overflow(t, d, cost) && *cost < PDT_DP_LIMIT;
+}
+
+/* Split k of lo..hi: children lo..k (key lo·n + k) and k+1..hi ((k+1)·n + hi). */
+static uint32_t chain_dp_splits(pdt_dp_splits *out, void *inst, uint64_t key)
+{
+    const pdt_chain *c = inst;
+    const uint64_t n = c->n, lo = key / n, hi = key % n, *p = c->p64 + lo + 1;
+    uint64_t *restrict cost = out->cost0;
+    const uint32_t m = (uint32_t)(hi - lo);
+    out->stepped = true;
+    out->left0 = lo * n + lo;
+    out->left_step = 1;
+    out->right0 = (lo + 1) * n + hi;
+    out->right_step = n;
+    out->payload0 = (int64_t)lo;
+    if (c->small) { /* split i costs p[lo]·p[hi+1] · p[lo+1+i], below the limit */
+        out->cost_scale = c->p64[lo] * c->p64[hi + 1];
+        out->cost_weight = p;
+        return m;
+    }
+    bool over = false;
+    for (uint32_t i = 0; i < m; i++) over |= !product3(&cost[i], c->p64[lo], p[i], c->p64[hi + 1]);
+    out->overflow = over;
+    return m;
+}
+
+static pdt_status chain_dp_value(void *value, void *inst, const uint64_t v[2], pdt_error *err)
+{
+    (void)inst;
+    (void)err;
+    pdt_mpz_value *x = value;
+    mpz_import(x->z, 1, -1, sizeof v[0], 0, 0, &v[0]);
+    x->inf = false;
+    return PDT_OK;
+}
+
 PDT_DEFINE_PROBLEM(matrix_chain) = {
     .version = PDT_PROBLEM_V1,
     .name = "matrix_chain",
@@ -109,6 +172,10 @@ PDT_DEFINE_PROBLEM(matrix_chain) = {
     .branch = chain_branch,
     .split_count = chain_split_count,
     .split = chain_split,
+    .dp_setup = chain_dp_setup,
+    .dp_leaf = chain_dp_leaf,
+    .dp_splits = chain_dp_splits,
+    .dp_value = chain_dp_value,
 };
 
 /* ------------------------------------------------------------ input */
@@ -203,6 +270,22 @@ pdt_status pdt_chain_load_dims(mpz_t **dims, size_t *n_dims, const char *path, p
 
 /* ------------------------------------------------------------ instance */
 
+/* p64 when every dimension fits 62 bits (else the generic recursion in GMP);
+ * small when the largest cube does too, so no product needs checking. */
+static void chain_machine_dims(pdt_chain *c, size_t n_dims)
+{
+    uint64_t top = 0;
+    for (size_t i = 0; i < n_dims; i++)
+        if (mpz_sizeinbase(c->p[i], 2) > 61) return;
+    if (n_dims > SIZE_MAX / 2 / sizeof *c->p64 || !(c->p64 = malloc(n_dims * sizeof *c->p64))) return;
+    for (size_t i = 0; i < n_dims; i++) {
+        c->p64[i] = (uint64_t)mpz_get_ui(c->p[i]);
+        if (c->p64[i] > top) top = c->p64[i];
+    }
+    uint64_t cube;
+    c->small = product3(&cube, top, top, top);
+}
+
 pdt_status pdt_chain_new(pdt_chain **out, const mpz_t *dims, size_t n_dims, pdt_error *err)
 {
     if (n_dims < 3) return pdt_error_set(err, PDT_EINVAL, "a chain needs at least two matrices");
@@ -219,6 +302,7 @@ pdt_status pdt_chain_new(pdt_chain **out, const mpz_t *dims, size_t n_dims, pdt_
     c->words = pdt_bits_words(c->n);
     for (size_t i = 0; i < n_dims; i++) mpz_init_set(c->p[i], dims[i]);
     mpz_inits(c->tmp, c->cost, NULL);
+    chain_machine_dims(c, n_dims);
     *out = c;
     return PDT_OK;
 }
@@ -229,6 +313,7 @@ void pdt_chain_free(pdt_chain **chain)
     pdt_chain *c = *chain;
     for (size_t i = 0; i <= c->n; i++) mpz_clear(c->p[i]);
     free(c->p);
+    free(c->p64);
     mpz_clears(c->tmp, c->cost, NULL);
     free(c->nodes);
     free(c->order);

@@ -86,6 +86,15 @@ static void check_root_bound(pdt_kdtree *t, size_t n, mpz_srcptr scale_cost, uin
     free(items);
 }
 
+/* A trace callback: the engine then runs the generic recursion (teaching
+ * mode never takes the compact-key path), the slower oracle of that path. */
+static bool force_generic;
+static void ignore_event(void *user, const pdt_trace_event *ev)
+{
+    (void)user;
+    (void)ev;
+}
+
 static void solve_with_plugin(solved *out, const instance *in, const uint32_t *order, size_t n_order,
                               pdt_kd_objective obj, bool no_memo)
 {
@@ -98,6 +107,7 @@ static void solve_with_plugin(solved *out, const instance *in, const uint32_t *o
     pdt_search_opts o;
     pdt_search_opts_init(&o);
     o.no_memo = no_memo;
+    if (force_generic) o.trace = ignore_event;
     if (pdt_kdtree_solve(t, &o, &err)) fprintf(stderr, "%s\n", err.message);
     assert_true(pdt_kdtree_optimal(t));
     mpq_init(out->cost);
@@ -337,6 +347,42 @@ static void test_kdtree_ties_go_right(void **state)
     pdt_dataset_free(&ds);
 }
 
+/* Compact keys (intervals of one distinct dimension, point-set words) against
+ * Knuth's DP at sizes the brute force cannot reach, and against the generic
+ * recursion on two dimensions with and without ties. */
+static void test_kdtree_compact_keys_large(void **state)
+{
+    (void)state;
+    tu_rng rng = {14};
+    instance in;
+    instance_random(&in, &rng, 300, 1, 0, true, false); /* intervals, 300 points */
+    solved s;
+    solve_with_plugin(&s, &in, NULL, 0, PDT_KD_ACCESS, false);
+    mpq_t want;
+    mpq_init(want);
+    knuth_bst(want, &in);
+    assert_true(mpq_equal(s.cost, want));
+    mpq_clears(want, s.cost, NULL);
+    instance_free(&in);
+    for (int trial = 0; trial < 24; trial++) {
+        size_t n = 8 + tu_below(&rng, trial < 20 ? 10 : 16);
+        size_t dims = trial % 4 == 3 ? 1 : 2;
+        instance_random(&in, &rng, n, dims, trial % 2 ? 5 : 1000, false, false);
+        solved fast, slow;
+        force_generic = true;
+        solve_with_plugin(&slow, &in, NULL, 0, PDT_KD_ACCESS, false);
+        force_generic = false;
+        solve_with_plugin(&fast, &in, NULL, 0, PDT_KD_ACCESS, false);
+        if (!mpq_equal(fast.cost, slow.cost) || fast.height != slow.height)
+            gmp_fprintf(stderr, "n=%zu: compact %Qd h%u, generic %Qd h%u\n%s", n, fast.cost, fast.height,
+                        slow.cost, slow.height, in.csv);
+        assert_true(mpq_equal(fast.cost, slow.cost));
+        assert_int_equal(fast.height, slow.height);
+        mpq_clears(fast.cost, slow.cost, NULL);
+        instance_free(&in);
+    }
+}
+
 static void test_kdtree_order_parse(void **state)
 {
     (void)state;
@@ -368,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_kdtree_fixed_order_brute_force),
         cmocka_unit_test(test_kdtree_ties_go_right),
         cmocka_unit_test(test_kdtree_order_parse),
+        cmocka_unit_test(test_kdtree_compact_keys_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

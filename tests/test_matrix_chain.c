@@ -194,6 +194,82 @@ static void test_matrix_chain_beyond_64_bits(void **state)
     }
 }
 
+/* The compact-key DP at sizes the generic recursion took seconds for, against
+ * the DP written here; its statistics show every interval solved once. */
+static void test_matrix_chain_compact_keys(void **state)
+{
+    (void)state;
+    tu_rng rng = {14};
+    size_t n = 160;
+    mpz_t *p = malloc((n + 1) * sizeof *p);
+    for (size_t i = 0; i <= n; i++) mpz_init_set_ui(p[i], 1 + tu_below(&rng, 100));
+    check_chain((const mpz_t *)p, n + 1, NULL);
+    pdt_chain *c = NULL;
+    pdt_error err;
+    assert_int_equal(pdt_chain_new(&c, (const mpz_t *)p, n + 1, &err), PDT_OK);
+    assert_int_equal(pdt_chain_solve(c, NULL, &err), PDT_OK);
+    assert_int_equal(pdt_chain_stats(c)->nodes, n * (n + 1) / 2);
+    pdt_chain_free(&c);
+    pdt_chain_dims_free(p, n + 1);
+}
+
+/* Products below 2^62 but optima above: the machine-integer DP overflows
+ * part-way and the GMP recursion must take over, exactly. */
+static void test_matrix_chain_overflow_midway(void **state)
+{
+    (void)state;
+    tu_rng rng = {62};
+    for (int trial = 0; trial < 3; trial++) {
+        size_t n = 12 + tu_below(&rng, 10);
+        mpz_t *p = malloc((n + 1) * sizeof *p);
+        for (size_t i = 0; i <= n; i++) mpz_init_set_ui(p[i], (UINT64_C(1) << 20) - tu_below(&rng, 1000));
+        check_chain((const mpz_t *)p, n + 1, NULL);
+        pdt_chain *c = NULL;
+        pdt_error err;
+        assert_int_equal(pdt_chain_new(&c, (const mpz_t *)p, n + 1, &err), PDT_OK);
+        assert_int_equal(pdt_chain_solve(c, NULL, &err), PDT_OK);
+        mpz_t cost;
+        mpz_init(cost);
+        pdt_chain_cost(cost, c);
+        assert_true(mpz_sizeinbase(cost, 2) > 62);
+        mpz_clear(cost);
+        pdt_chain_free(&c);
+        pdt_chain_dims_free(p, n + 1);
+    }
+}
+
+/* A time limit striking inside the DP: the order returned completes the
+ * solved intervals greedily, is not claimed optimal and costs what it says. */
+static void test_matrix_chain_time_limit(void **state)
+{
+    (void)state;
+    tu_rng rng = {15};
+    size_t n = 300;
+    mpz_t *p = malloc((n + 1) * sizeof *p);
+    for (size_t i = 0; i <= n; i++) mpz_init_set_ui(p[i], 1 + tu_below(&rng, 100));
+    pdt_search_opts o;
+    pdt_search_opts_init(&o);
+    o.time_limit = 1e-9;
+    pdt_chain *c = NULL;
+    pdt_error err;
+    assert_int_equal(pdt_chain_new(&c, (const mpz_t *)p, n + 1, &err), PDT_OK);
+    assert_int_equal(pdt_chain_solve(c, &o, &err), PDT_OK);
+    assert_false(pdt_chain_optimal(c));
+    mpz_t got, want, again;
+    mpz_inits(got, want, again, NULL);
+    pdt_chain_cost(got, c);
+    dp_optimum(want, (const mpz_t *)p, n);
+    assert_true(mpz_cmp(got, want) >= 0);
+    const char *s = pdt_chain_order(c);
+    size_t lo = 0, hi = 0;
+    assert_true(eval_order(&s, (const mpz_t *)p, again, &lo, &hi));
+    assert_int_equal(hi, n - 1);
+    assert_true(mpz_cmp(again, got) == 0);
+    mpz_clears(got, want, again, NULL);
+    pdt_chain_free(&c);
+    pdt_chain_dims_free(p, n + 1);
+}
+
 static void expect_parse_error(const char *text, bool is_file, const char *message)
 {
     mpz_t *d = NULL;
@@ -237,6 +313,9 @@ int main(void)
         cmocka_unit_test(test_matrix_chain_two_matrices),
         cmocka_unit_test(test_matrix_chain_random_vs_dp),
         cmocka_unit_test(test_matrix_chain_no_memo),
+        cmocka_unit_test(test_matrix_chain_compact_keys),
+        cmocka_unit_test(test_matrix_chain_overflow_midway),
+        cmocka_unit_test(test_matrix_chain_time_limit),
         cmocka_unit_test(test_matrix_chain_beyond_64_bits),
         cmocka_unit_test(test_matrix_chain_parse),
     };
