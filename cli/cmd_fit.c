@@ -12,7 +12,8 @@
 
 static cli_option fit_options[] = {
     CLI_DATA_OPTIONS,
-    {"rules", 'r', "FAMILY", "rule family or comma list: axis, hyperplane, ... (default axis)", NULL},
+    {"rules", 'r', "FAMILY", "rule family or comma list: axis, binary, categorical, hyperplane, ... "
+                             "(default axis; 'pdt plugins' lists them)", NULL},
     {"size", 'k', "K", "at most K branch nodes", NULL},
     {"depth", 0, "D", "at most D levels of branch nodes", NULL},
     {"min-leaf", 0, "M", "every leaf made by a split holds at least M items", NULL},
@@ -21,7 +22,8 @@ static cli_option fit_options[] = {
     {"class-weights", 0, "SPEC", "misclassification weights, e.g. \"0=1,1=2.5\"", NULL},
     {"engine", 0, "NAME", "auto (default: the family's backend if any, else fused), fused, "
                           "combinations (the paper's driver) or backend", NULL},
-    {"sparse", 0, "ALPHA", "minimise errors/N + ALPHA·(branch nodes), ALPHA an exact decimal", NULL},
+    {"sparse", 0, "ALPHA", "minimise errors/N + ALPHA·(branch nodes), ALPHA an exact decimal; no size "
+                             "or depth limit needed with binary, axis or categorical rules", NULL},
     {"lexicographic", 0, NULL, "fewest branch nodes among the most accurate trees", NULL},
     {"perfect", 0, "[=MODE]", "the smallest perfect tree (fewest training errors any tree can make): "
                               "MODE depth (default: least depth, then fewest branch nodes) or size "
@@ -48,7 +50,8 @@ static cli_option fit_options[] = {
 static void fit_help(FILE *out)
 {
     fprintf(out, "usage: pdt fit --data FILE [--rules FAMILY] --size K [--depth D] [-o MODEL.json]\n"
-                 "       pdt fit --data FILE [--rules FAMILY] --perfect[=depth|size] [-o MODEL.json]\n\n"
+                 "       pdt fit --data FILE [--rules FAMILY] --perfect[=depth|size] [-o MODEL.json]\n"
+                 "       pdt fit --data FILE --rules binary|axis|categorical --sparse ALPHA [-o MODEL.json]\n\n"
                  "Finds a provably optimal tree: fewest misclassified training items among all\n"
                  "proper trees with at most K branch nodes (and at most D levels) whose rules\n"
                  "come from the family.\n\noptions:\n");
