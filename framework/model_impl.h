@@ -53,6 +53,13 @@ struct pdt_model {
     char *sparse;         /* α of the sparse objective errors/N + α·size as given, or NULL */
     bool lexicographic;   /* fewest branch nodes among the most accurate trees */
     pdt_perfect_info perfect; /* mode PDT_PERFECT_NONE: not a perfect fit */
+    /* A metric fit (issue 10; PDT_METRIC_ACCURACY: none): the objective is F1, FM² or MCC²
+     * of the tree's confusion counts {TP, FP, FN, TN}, positive the positive class. */
+    pdt_metric metric;
+    uint32_t positive;
+    uint64_t confusion[4];
+    int mcc_sign;         /* the sign of TP·TN − FP·FN (MCC) */
+    size_t front_points;  /* points on the root's Pareto front (0: not known) */
     char *engine;         /* "fused", "combinations", "binary" ... */
     double seconds;
     pdt_search_stats stats;

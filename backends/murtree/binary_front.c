@@ -1,0 +1,274 @@
+/* The front of (FP, FN) of every tree on a subproblem (items, depth ≤ d,
+ * ≤ n branch nodes) — the Pareto search of Demirović & Stuckey for two classes:
+ *   F(D, 0 or n = 0)  = the leaf's two points: predict positive (FP = negatives
+ *                       of D, FN = 0) and predict negative (FP = 0, FN = positives);
+ *   F(D, d, n)        = F(D, leaf) ∪ ⋃_f ⋃_{nl} F(D∧¬f, d−1, nl) ⊕ F(D∧f, d−1, n−1−nl),
+ * ⊕ the Minkowski sum, every union filtered to its nondominated points (front.h).
+ * Fronts of depth ≥ 2 are cached by item set and limits; depth 1 is computed
+ * from the class counts of D∧f directly.  Each point remembers its root
+ * feature and budget (how) and its child points (left, right), so the caller
+ * rebuilds any tree of the front by solving the children again (cache hits,
+ * or the same deterministic depth-1 computation). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "binary_front.h"
+#include "binary_search.h"
+#include "bitset.h"
+
+typedef struct fr_entry {
+    uint64_t hash;
+    uint32_t d, n;
+    uint64_t *key;
+    pdt_front front;
+} fr_entry;
+
+typedef struct fr_level {
+    uint64_t *l, *r; /* the children's items */
+    pdt_front fl, fr;
+    pdt_front sum; /* the front being built at this level (uncached levels) */
+} fr_level;
+
+struct fr_search {
+    const bs_data *data;
+    size_t W;
+    const uint64_t *pos, *neg;
+    uint32_t positive;
+    fr_entry **slots;
+    size_t n_slots, n_entries;
+    fr_level levels[FR_MAX_DEPTH + 1];
+    pdt_status failed;
+    bool has_deadline;
+    struct timespec deadline;
+    const volatile sig_atomic_t *stop;
+    uint32_t tick;
+    fr_stats stats;
+};
+
+void fr_normalise(uint32_t *d, uint32_t *n) { bs_normalise(d, n); }
+
+pdt_status fr_failed(const fr_search *s) { return s->failed; }
+const fr_stats *fr_search_stats(const fr_search *s) { return &s->stats; }
+uint32_t fr_positive(const fr_search *s) { return s->positive; }
+
+pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, double time_limit,
+                  const volatile sig_atomic_t *stop, pdt_error *err)
+{
+    fr_search *s = calloc(1, sizeof *s);
+    if (!s) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    s->data = data;
+    s->W = data->words;
+    s->positive = positive;
+    s->pos = data->cls + (size_t)positive * data->words;
+    s->neg = data->cls + (size_t)(1 - positive) * data->words;
+    s->stop = stop;
+    s->n_slots = 1024;
+    s->slots = calloc(s->n_slots, sizeof *s->slots);
+    bool ok = s->slots != NULL;
+    for (size_t k = 0; k <= FR_MAX_DEPTH && ok; k++) {
+        s->levels[k].l = calloc(2 * s->W + 1, sizeof(uint64_t));
+        s->levels[k].r = s->levels[k].l ? s->levels[k].l + s->W : NULL;
+        ok = s->levels[k].l != NULL;
+    }
+    if (time_limit > 0) {
+        s->has_deadline = true;
+        clock_gettime(CLOCK_MONOTONIC, &s->deadline);
+        s->deadline.tv_sec += (time_t)time_limit;
+        s->deadline.tv_nsec += (long)((time_limit - (double)(time_t)time_limit) * 1e9);
+        if (s->deadline.tv_nsec >= 1000000000L) s->deadline.tv_sec++, s->deadline.tv_nsec -= 1000000000L;
+    }
+    *out = s;
+    if (!ok) {
+        fr_free(out);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    return PDT_OK;
+}
+
+void fr_free(fr_search **sp)
+{
+    fr_search *s = *sp;
+    if (!s) return;
+    for (size_t i = 0; i < s->n_slots; i++)
+        if (s->slots[i]) {
+            pdt_front_clear(&s->slots[i]->front);
+            free(s->slots[i]->key);
+            free(s->slots[i]);
+        }
+    free(s->slots);
+    for (size_t k = 0; k <= FR_MAX_DEPTH; k++) {
+        free(s->levels[k].l);
+        pdt_front_clear(&s->levels[k].fl);
+        pdt_front_clear(&s->levels[k].fr);
+        pdt_front_clear(&s->levels[k].sum);
+    }
+    free(s);
+    *sp = NULL;
+}
+
+/* ------------------------------------------------------------ the cache */
+
+static fr_entry **slot_of(fr_search *s, const uint64_t *items, uint64_t hash, uint32_t d, uint32_t n)
+{
+    size_t mask = s->n_slots - 1, i = (size_t)hash & mask;
+    for (;; i = (i + 1) & mask) {
+        fr_entry *e = s->slots[i];
+        if (!e || (e->hash == hash && e->d == d && e->n == n && memcmp(e->key, items, s->W * 8) == 0))
+            return &s->slots[i];
+    }
+}
+
+static bool grow_table(fr_search *s)
+{
+    size_t n = s->n_slots * 2;
+    fr_entry **old = s->slots, **slots = calloc(n, sizeof *slots);
+    if (!slots) return false;
+    size_t old_n = s->n_slots;
+    s->slots = slots;
+    s->n_slots = n;
+    for (size_t i = 0; i < old_n; i++)
+        if (old[i]) *slot_of(s, old[i]->key, old[i]->hash, old[i]->d, old[i]->n) = old[i];
+    free(old);
+    return true;
+}
+
+static fr_entry *new_entry(fr_search *s, const uint64_t *items, uint64_t hash, uint32_t d, uint32_t n)
+{
+    if (2 * (s->n_entries + 1) > s->n_slots && !grow_table(s)) return NULL;
+    fr_entry *e = calloc(1, sizeof *e);
+    uint64_t *key = malloc(s->W * 8 + 8);
+    if (!e || !key) {
+        free(e), free(key);
+        return NULL;
+    }
+    memcpy(key, items, s->W * 8);
+    *e = (fr_entry){.hash = hash, .d = d, .n = n, .key = key};
+    *slot_of(s, items, hash, d, n) = e;
+    s->n_entries++;
+    s->stats.cache_fronts++;
+    return e;
+}
+
+/* ------------------------------------------------------------ fronts */
+
+static bool leaf_front(pdt_front *f, uint32_t p, uint32_t q)
+{
+    f->n = 0;
+    bool ok = pdt_front_push(f, 0, p, FR_LEAF_NEG, 0, 0) && pdt_front_push(f, q, 0, FR_LEAF_POS, 0, 0);
+    pdt_front_filter(f);
+    return ok;
+}
+
+static bool stopped(fr_search *s)
+{
+    if (s->failed) return true;
+    if (++s->tick % 256) return false;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((s->stop && *s->stop) ||
+        (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
+                             (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec))))
+        s->failed = PDT_ELIMIT;
+    return s->failed != 0;
+}
+
+/* Depth 1 (n ≥ 1) from counts: the children are leaves. */
+static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q)
+{
+    const size_t W = s->W;
+    pdt_front leaf[2];
+    pdt_front_point pts[2][2];
+    if (!leaf_front(f, p, q)) return false;
+    for (size_t g = 0; g < s->data->nf; g++) {
+        const uint64_t *col = s->data->cols + g * W;
+        uint32_t p1 = 0, q1 = 0;
+        for (size_t k = 0; k < W; k++) {
+            uint64_t x = items[k] & col[k];
+            p1 += (uint32_t)__builtin_popcountll(x & s->pos[k]);
+            q1 += (uint32_t)__builtin_popcountll(x & s->neg[k]);
+        }
+        uint32_t p0 = p - p1, q0 = q - q1;
+        if (p0 + q0 == 0 || p1 + q1 == 0) continue; /* a split with an empty side: no tree */
+        /* the children's leaf fronts, in leaf_front's order, without allocating */
+        uint32_t pc[2] = {p0, p1}, qc[2] = {q0, q1};
+        size_t nc[2];
+        for (int c = 0; c < 2; c++) {
+            leaf[c] = (pdt_front){.p = pts[c], .n = 0, .cap = 2};
+            if (pc[c] == 0) pts[c][leaf[c].n++] = (pdt_front_point){0, 0, FR_LEAF_NEG, 0, 0};
+            else if (qc[c] == 0) pts[c][leaf[c].n++] = (pdt_front_point){0, 0, FR_LEAF_POS, 0, 0};
+            else {
+                pts[c][leaf[c].n++] = (pdt_front_point){0, pc[c], FR_LEAF_NEG, 0, 0};
+                pts[c][leaf[c].n++] = (pdt_front_point){qc[c], 0, FR_LEAF_POS, 0, 0};
+            }
+            nc[c] = leaf[c].n;
+        }
+        (void)nc;
+        if (!pdt_front_add_sum(f, &leaf[0], &leaf[1], (uint32_t)g << 8)) return false;
+        s->stats.sums++;
+    }
+    return true;
+}
+
+static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
+                          uint32_t d, uint32_t n)
+{
+    const size_t W = s->W;
+    fr_level *lv = &s->levels[d - 1];
+    if (!leaf_front(f, p, q)) return false;
+    uint32_t cap = bs_cap(d - 1);
+    for (size_t g = 0; g < s->data->nf; g++) {
+        const uint64_t *col = s->data->cols + g * W;
+        bool el = true, er = true;
+        for (size_t k = 0; k < W; k++) {
+            lv->l[k] = items[k] & ~col[k];
+            lv->r[k] = items[k] & col[k];
+            el &= lv->l[k] == 0, er &= lv->r[k] == 0;
+        }
+        if (el || er) continue;
+        uint32_t lo = n - 1 > cap ? n - 1 - cap : 0, hi = n - 1 < cap ? n - 1 : cap;
+        for (uint32_t nl = lo; nl <= hi; nl++) {
+            const pdt_front *a = fr_solve(s, &lv->fl, lv->l, d - 1, nl);
+            if (!a) return false;
+            const pdt_front *b = fr_solve(s, &lv->fr, lv->r, d - 1, n - 1 - nl);
+            if (!b) return false;
+            if (!pdt_front_add_sum(f, a, b, (uint32_t)g << 8 | nl)) return false;
+            s->stats.sums++;
+        }
+    }
+    return true;
+}
+
+const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *items, uint32_t d, uint32_t n)
+{
+    if (stopped(s)) return NULL;
+    fr_normalise(&d, &n);
+    s->stats.subproblems++;
+    uint32_t p = pdt_bits_and_count(items, s->pos, s->W), q = pdt_bits_and_count(items, s->neg, s->W);
+    bool ok;
+    if (d == 0 || n == 0 || p == 0 || q == 0) { /* a pure set: the leaf is perfect */
+        ok = leaf_front(scratch, p, q);
+    } else if (d == 1) {
+        ok = depth1_front(s, scratch, items, p, q);
+    } else {
+        uint64_t hash = bc_hash(items, s->W);
+        fr_entry **slot = slot_of(s, items, hash, d, n);
+        if (*slot) {
+            s->stats.cache_hits++;
+            return &(*slot)->front;
+        }
+        pdt_front f;
+        pdt_front_init(&f);
+        ok = general_front(s, &f, items, p, q, d, n);
+        fr_entry *e = ok ? new_entry(s, items, hash, d, n) : NULL;
+        if (!e) {
+            pdt_front_clear(&f);
+            if (!s->failed) s->failed = PDT_ENOMEM;
+            return NULL;
+        }
+        e->front = f;
+        s->stats.cache_points += f.n;
+        return &e->front;
+    }
+    if (!ok && !s->failed) s->failed = PDT_ENOMEM;
+    return ok ? scratch : NULL;
+}
