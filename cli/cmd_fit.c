@@ -146,6 +146,9 @@ static void print_summary(const pdt_model *m)
     mpq_init(obj);
     pdt_model_objective(obj, m);
     char *text = mpq_get_str(NULL, 10, obj);
+    char *metric = pdt_model_metric_summary(m);
+    if (metric) printf("%s\n", metric);
+    free(metric);
     printf("objective %s (%s), %u branch nodes, depth %u, %.3f s\n", text ? text : "?",
            pdt_model_optimal(m) ? "optimal" : "NOT proven optimal: a limit was reached",
            pdt_model_size(m), pdt_model_depth(m), pdt_model_seconds(m));

@@ -65,6 +65,8 @@ struct pdt_model {
     pdt_search_stats stats;
 };
 
+/* Appends a metric fit's value, positive class and confusion counts (model_metric.c). */
+void pdt_model_metric_describe(pdt_buf *b, const pdt_model *m);
 /* Allocates an empty model (all pointers NULL, objective 0). */
 pdt_status pdt_model_alloc(pdt_model **out, pdt_error *err);
 /* Recomputes size and depth from nodes. */

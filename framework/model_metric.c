@@ -18,3 +18,35 @@ bool pdt_model_metric(const pdt_model *model, pdt_metric *metric, uint32_t *posi
     if (mcc_sign) *mcc_sign = is ? model->mcc_sign : 0;
     return is;
 }
+
+void pdt_model_metric_describe(pdt_buf *b, const pdt_model *m)
+{
+    pdt_confusion c = {m->confusion[0], m->confusion[1], m->confusion[2], m->confusion[3]};
+    pdt_buf_printf(b, "%s ", pdt_metric_name(m->metric));
+    if (m->metric == PDT_METRIC_MCC) {
+        pdt_metric_decimal(b, m->metric, &c, 10);
+        pdt_buf_puts(b, " (mcc² ");
+        pdt_buf_mpq(b, m->objective);
+        pdt_buf_printf(b, ", sign %s)", m->mcc_sign < 0 ? "-" : m->mcc_sign > 0 ? "+" : "0");
+    } else {
+        pdt_buf_mpq(b, m->objective);
+        pdt_buf_puts(b, " ≈ ");
+        pdt_metric_decimal(b, m->metric, &c, 10);
+        if (m->metric == PDT_METRIC_FM) pdt_buf_puts(b, " (Fowlkes–Mallows squared)");
+    }
+    pdt_buf_printf(b, "; positive class %s: TP %llu, FP %llu, FN %llu, TN %llu",
+                   m->classes && m->positive < m->n_classes ? m->classes[m->positive] : "?",
+                   (unsigned long long)c.tp, (unsigned long long)c.fp, (unsigned long long)c.fn,
+                   (unsigned long long)c.tn);
+}
+
+char *pdt_model_metric_summary(const pdt_model *model)
+{
+    if (model->metric == PDT_METRIC_ACCURACY) return NULL;
+    pdt_buf b;
+    pdt_buf_init(&b);
+    pdt_model_metric_describe(&b, model);
+    char *s = b.failed || !b.data ? NULL : strdup(b.data);
+    pdt_buf_clear(&b);
+    return s;
+}

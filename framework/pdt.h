@@ -292,6 +292,9 @@ void pdt_model_objective(mpq_ptr out, const pdt_model *model);
  * The objective is then F1, FM² or MCC² (exact), MCC's sign in *mcc_sign (may be NULL). */
 bool pdt_model_metric(const pdt_model *model, pdt_metric *metric, uint32_t *positive,
                       uint64_t confusion[4], int *mcc_sign);
+/* A metric fit's value in words ("f1 1246/1383 ≈ 0.9009399855; positive class 1: TP …"),
+ * malloc'd (release with free); NULL for an accuracy fit or when memory ran out. */
+char *pdt_model_metric_summary(const pdt_model *model);
 bool pdt_model_optimal(const pdt_model *model);   /* proven optimal (no limit hit) */
 uint32_t pdt_model_size(const pdt_model *model);  /* branch nodes */
 uint32_t pdt_model_depth(const pdt_model *model); /* branch levels; a single leaf has depth 0 */
