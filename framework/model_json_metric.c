@@ -41,9 +41,11 @@ static pdt_status read_confusion(mload *L, const json_t *obj)
     TRY(pdt_json_expect(&L->j, conf, JSON_OBJECT, "an object {tp, fp, fn, tn}"));
     for (int k = 0; k < 4; k++) {
         TRY(pdt_json_uint(&L->j, &m->confusion[k], conf, keys[k], UINT64_MAX, true));
-        if (m->confusion[k] != leaves[k])
-            return pdt_json_error(&L->j, "%s: %llu, but the tree's leaves give %llu", keys[k],
+        if (m->confusion[k] != leaves[k]) {
+            pdt_json_push(&L->j, keys[k]);
+            return pdt_json_error(&L->j, "%llu, but the tree's leaves give %llu",
                                   (unsigned long long)m->confusion[k], (unsigned long long)leaves[k]);
+        }
     }
     pdt_json_pop(&L->j, mark);
     return PDT_OK;
