@@ -65,13 +65,57 @@ bool pdt_front_union(pdt_front *f, const pdt_front *g)
 
 bool pdt_front_add_sum(pdt_front *f, const pdt_front *a, const pdt_front *b, uint32_t how)
 {
+    if (!pdt_front_append_sum(f, a, b, how)) return false;
+    pdt_front_filter(f);
+    return true;
+}
+
+bool pdt_front_append_sum(pdt_front *f, const pdt_front *a, const pdt_front *b, uint32_t how)
+{
     if (a->n && b->n && !reserve(f, a->n * b->n)) return false;
     for (size_t i = 0; i < a->n; i++)
         for (size_t j = 0; j < b->n; j++)
             f->p[f->n++] = (pdt_front_point){a->p[i].fp + b->p[j].fp, a->p[i].fn + b->p[j].fn, how,
                                              (uint32_t)i, (uint32_t)j};
-    pdt_front_filter(f);
     return true;
+}
+
+bool pdt_front_acc_init(pdt_front_acc *a, uint32_t max_fp)
+{
+    a->max_fp = max_fp;
+    a->best = malloc(((size_t)max_fp + 1) * sizeof *a->best);
+    if (!a->best) return false;
+    for (size_t i = 0; i <= max_fp; i++) a->best[i] = (pdt_front_point){(uint32_t)i, UINT32_MAX, 0, 0, 0};
+    return true;
+}
+
+void pdt_front_acc_clear(pdt_front_acc *a)
+{
+    free(a->best);
+    a->best = NULL;
+}
+
+void pdt_front_acc_add_sums(pdt_front_acc *a, const pdt_front *x, const pdt_front *y, uint32_t how)
+{
+    for (size_t i = 0; i < x->n; i++)
+        for (size_t j = 0; j < y->n; j++)
+            pdt_front_acc_add(a, x->p[i].fp + y->p[j].fp, x->p[i].fn + y->p[j].fn, how, (uint32_t)i, (uint32_t)j);
+}
+
+bool pdt_front_acc_take(pdt_front *out, pdt_front_acc *a, uint32_t upto)
+{
+    out->n = 0;
+    uint32_t low = UINT32_MAX;
+    bool ok = true;
+    for (uint32_t fp = 0; fp <= upto; fp++) {
+        pdt_front_point *b = &a->best[fp];
+        if (b->fn < low) {
+            low = b->fn;
+            ok = ok && pdt_front_push(out, fp, b->fn, b->how, b->left, b->right);
+        }
+        b->fn = UINT32_MAX;
+    }
+    return ok;
 }
 
 bool pdt_front_covers(const pdt_front *f, uint32_t fp, uint32_t fn)

@@ -38,6 +38,33 @@ void pdt_front_filter(pdt_front *f);
 bool pdt_front_union(pdt_front *f, const pdt_front *g);
 /* f ∪= {a_i + b_j} (each sum remembers how, i, j), then filter. */
 bool pdt_front_add_sum(pdt_front *f, const pdt_front *a, const pdt_front *b, uint32_t how);
+/* The same without the filter: many sums appended, then one pdt_front_filter. */
+bool pdt_front_append_sum(pdt_front *f, const pdt_front *a, const pdt_front *b, uint32_t how);
+/* An accumulator for fronts whose fp is at most max_fp (integer counts): the
+ * best point per fp, no sorting.  Taking it gives exactly what pushing the same
+ * points and pdt_front_filter give, and leaves it empty for reuse. */
+typedef struct pdt_front_acc {
+    uint32_t max_fp;
+    pdt_front_point *best; /* max_fp + 1; fn UINT32_MAX: none */
+} pdt_front_acc;
+
+bool pdt_front_acc_init(pdt_front_acc *a, uint32_t max_fp);
+void pdt_front_acc_clear(pdt_front_acc *a);
+static inline bool pdt_point_before(uint32_t how, uint32_t left, uint32_t right, const pdt_front_point *b)
+{
+    return how != b->how ? how < b->how : left != b->left ? left < b->left : right < b->right;
+}
+static inline void pdt_front_acc_add(pdt_front_acc *a, uint32_t fp, uint32_t fn, uint32_t how, uint32_t left,
+                                     uint32_t right)
+{
+    pdt_front_point *b = &a->best[fp];
+    if (fn < b->fn || (fn == b->fn && pdt_point_before(how, left, right, b)))
+        *b = (pdt_front_point){fp, fn, how, left, right};
+}
+/* Every sum of a point of x and one of y (how, and the two indices). */
+void pdt_front_acc_add_sums(pdt_front_acc *a, const pdt_front *x, const pdt_front *y, uint32_t how);
+/* The nondominated points with fp ≤ upto (every point added must have fp ≤ upto) into *out. */
+bool pdt_front_acc_take(pdt_front *out, pdt_front_acc *a, uint32_t upto);
 /* a weakly dominates b: a.fp ≤ b.fp and a.fn ≤ b.fn. */
 static inline bool pdt_point_covers(uint32_t afp, uint32_t afn, uint32_t bfp, uint32_t bfn)
 {

@@ -153,6 +153,35 @@ static void test_front_decimals(void **state)
     assert_string_equal(pdt_metric_name(PDT_METRIC_FM), "fm");
 }
 
+/* The accumulator (no sorting) gives exactly push + filter, ties included;
+ * the filter itself is checked pairwise here. */
+static void test_front_accumulator_equals_filter(void **state)
+{
+    (void)state;
+    tu_rng g = {77};
+    pdt_front_acc acc;
+    assert_true(pdt_front_acc_init(&acc, 40));
+    for (int rep = 0; rep < 200; rep++) {
+        pdt_front f, taken;
+        pdt_front_init(&f), pdt_front_init(&taken);
+        uint32_t n = 1 + tu_below(&g, 60), top = 1 + tu_below(&g, 40);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t fp = tu_below(&g, top + 1), fn = tu_below(&g, 30), how = tu_below(&g, 3), l = tu_below(&g, 3);
+            assert_true(pdt_front_push(&f, fp, fn, how, l, 0));
+            pdt_front_acc_add(&acc, fp, fn, how, l, 0);
+        }
+        assert_true(pdt_front_acc_take(&taken, &acc, top));
+        pdt_front_filter(&f);
+        assert_int_equal(taken.n, f.n);
+        assert_memory_equal(taken.p, f.p, f.n * sizeof *f.p);
+        for (size_t i = 0; i < f.n; i++) /* nondominated, and nothing pushed dominates it */
+            for (size_t j = 0; j < f.n; j++)
+                if (i != j) assert_false(pdt_point_covers(f.p[j].fp, f.p[j].fn, f.p[i].fp, f.p[i].fn));
+        pdt_front_clear(&f), pdt_front_clear(&taken);
+    }
+    pdt_front_acc_clear(&acc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_front_metrics_exact),
         cmocka_unit_test(test_front_metric_compare_and_best),
         cmocka_unit_test(test_front_decimals),
+        cmocka_unit_test(test_front_accumulator_equals_filter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,7 +26,7 @@ typedef struct fr_entry {
 typedef struct fr_level {
     uint64_t *l, *r; /* the children's items */
     pdt_front fl, fr;
-    pdt_front sum; /* the front being built at this level (uncached levels) */
+    pdt_front_acc acc; /* the front being built at this depth */
 } fr_level;
 
 struct fr_search {
@@ -68,7 +68,8 @@ pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, doubl
     for (size_t k = 0; k <= FR_MAX_DEPTH && ok; k++) {
         s->levels[k].l = calloc(2 * s->W + 1, sizeof(uint64_t));
         s->levels[k].r = s->levels[k].l ? s->levels[k].l + s->W : NULL;
-        ok = s->levels[k].l != NULL;
+        ok = s->levels[k].l != NULL &&
+             pdt_front_acc_init(&s->levels[k].acc, pdt_bits_and_count(data->all, s->neg, data->words));
     }
     if (time_limit > 0) {
         s->has_deadline = true;
@@ -100,7 +101,7 @@ void fr_free(fr_search **sp)
         free(s->levels[k].l);
         pdt_front_clear(&s->levels[k].fl);
         pdt_front_clear(&s->levels[k].fr);
-        pdt_front_clear(&s->levels[k].sum);
+        pdt_front_acc_clear(&s->levels[k].acc);
     }
     free(s);
     *sp = NULL;
@@ -172,13 +173,15 @@ static bool stopped(fr_search *s)
     return s->failed != 0;
 }
 
-/* Depth 1 (n ≥ 1) from counts: the children are leaves. */
+/* Depth 1 (n ≥ 1) from counts: the children are leaves; their leaf fronts
+ * (in leaf_front's order) summed in the accumulator. */
 static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q)
 {
     const size_t W = s->W;
-    pdt_front leaf[2];
+    pdt_front_acc *acc = &s->levels[1].acc;
+    pdt_front_acc_add(acc, 0, p, FR_LEAF_NEG, 0, 0);
+    pdt_front_acc_add(acc, q, 0, FR_LEAF_POS, 0, 0);
     pdt_front_point pts[2][2];
-    if (!leaf_front(f, p, q)) return false;
     for (size_t g = 0; g < s->data->nf; g++) {
         const uint64_t *col = s->data->cols + g * W;
         uint32_t p1 = 0, q1 = 0;
@@ -189,9 +192,8 @@ static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint
         }
         uint32_t p0 = p - p1, q0 = q - q1;
         if (p0 + q0 == 0 || p1 + q1 == 0) continue; /* a split with an empty side: no tree */
-        /* the children's leaf fronts, in leaf_front's order, without allocating */
         uint32_t pc[2] = {p0, p1}, qc[2] = {q0, q1};
-        size_t nc[2];
+        pdt_front leaf[2];
         for (int c = 0; c < 2; c++) {
             leaf[c] = (pdt_front){.p = pts[c], .n = 0, .cap = 2};
             if (pc[c] == 0) pts[c][leaf[c].n++] = (pdt_front_point){0, 0, FR_LEAF_NEG, 0, 0};
@@ -200,13 +202,11 @@ static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint
                 pts[c][leaf[c].n++] = (pdt_front_point){0, pc[c], FR_LEAF_NEG, 0, 0};
                 pts[c][leaf[c].n++] = (pdt_front_point){qc[c], 0, FR_LEAF_POS, 0, 0};
             }
-            nc[c] = leaf[c].n;
         }
-        (void)nc;
-        if (!pdt_front_add_sum(f, &leaf[0], &leaf[1], (uint32_t)g << 8)) return false;
+        pdt_front_acc_add_sums(acc, &leaf[0], &leaf[1], (uint32_t)g << 8);
         s->stats.sums++;
     }
-    return true;
+    return pdt_front_acc_take(f, acc, q);
 }
 
 static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
@@ -214,7 +214,9 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
 {
     const size_t W = s->W;
     fr_level *lv = &s->levels[d - 1];
-    if (!leaf_front(f, p, q)) return false;
+    pdt_front_acc *acc = &s->levels[d].acc;
+    pdt_front_acc_add(acc, 0, p, FR_LEAF_NEG, 0, 0);
+    pdt_front_acc_add(acc, q, 0, FR_LEAF_POS, 0, 0);
     uint32_t cap = bs_cap(d - 1);
     for (size_t g = 0; g < s->data->nf; g++) {
         const uint64_t *col = s->data->cols + g * W;
@@ -228,14 +230,16 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
         uint32_t lo = n - 1 > cap ? n - 1 - cap : 0, hi = n - 1 < cap ? n - 1 : cap;
         for (uint32_t nl = lo; nl <= hi; nl++) {
             const pdt_front *a = fr_solve(s, &lv->fl, lv->l, d - 1, nl);
-            if (!a) return false;
-            const pdt_front *b = fr_solve(s, &lv->fr, lv->r, d - 1, n - 1 - nl);
-            if (!b) return false;
-            if (!pdt_front_add_sum(f, a, b, (uint32_t)g << 8 | nl)) return false;
+            const pdt_front *b = a ? fr_solve(s, &lv->fr, lv->r, d - 1, n - 1 - nl) : NULL;
+            if (!b) {
+                pdt_front_acc_take(f, acc, q); /* leaves the accumulator empty */
+                return false;
+            }
+            pdt_front_acc_add_sums(acc, a, b, (uint32_t)g << 8 | nl);
             s->stats.sums++;
         }
     }
-    return true;
+    return pdt_front_acc_take(f, acc, q);
 }
 
 const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *items, uint32_t d, uint32_t n)
