@@ -205,6 +205,7 @@ static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint
         }
         pdt_front_acc_add_sums(acc, &leaf[0], &leaf[1], (uint32_t)g << 8);
         s->stats.sums++;
+        if (acc->best[0].fn == 0) break; /* (0, 0) dominates every later point (and ties go to it) */
     }
     return pdt_front_acc_take(f, acc, q);
 }
@@ -237,6 +238,10 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
             }
             pdt_front_acc_add_sums(acc, a, b, (uint32_t)g << 8 | nl);
             s->stats.sums++;
+        }
+        if (acc->best[0].fn == 0) { /* a perfect tree: every later point is dominated or a later tie */
+            s->stats.pruned += s->data->nf - 1 - g;
+            break;
         }
     }
     return pdt_front_acc_take(f, acc, q);
