@@ -16,34 +16,7 @@
 #include "binary_search.h"
 #include "bitset.h"
 
-typedef struct fr_entry {
-    uint64_t hash;
-    uint32_t d, n;
-    uint64_t *key;
-    pdt_front front;
-} fr_entry;
-
-typedef struct fr_level {
-    uint64_t *l, *r; /* the children's items */
-    pdt_front fl, fr;
-    pdt_front_acc acc; /* the front being built at this depth */
-} fr_level;
-
-struct fr_search {
-    const bs_data *data;
-    size_t W;
-    const uint64_t *pos, *neg;
-    uint32_t positive;
-    fr_entry **slots;
-    size_t n_slots, n_entries;
-    fr_level levels[FR_MAX_DEPTH + 1];
-    pdt_status failed;
-    bool has_deadline;
-    struct timespec deadline;
-    const volatile sig_atomic_t *stop;
-    uint32_t tick;
-    fr_stats stats;
-};
+#include "binary_front_impl.h"
 
 void fr_normalise(uint32_t *d, uint32_t *n) { bs_normalise(d, n); }
 
@@ -71,6 +44,7 @@ pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, doubl
         ok = s->levels[k].l != NULL &&
              pdt_front_acc_init(&s->levels[k].acc, pdt_bits_and_count(data->all, s->neg, data->words));
     }
+    ok = ok && fr_scratch_init(s);
     if (time_limit > 0) {
         s->has_deadline = true;
         clock_gettime(CLOCK_MONOTONIC, &s->deadline);
@@ -97,6 +71,7 @@ void fr_free(fr_search **sp)
             free(s->slots[i]);
         }
     free(s->slots);
+    fr_scratch_clear(s);
     for (size_t k = 0; k <= FR_MAX_DEPTH; k++) {
         free(s->levels[k].l);
         pdt_front_clear(&s->levels[k].fl);
@@ -152,7 +127,7 @@ static fr_entry *new_entry(fr_search *s, const uint64_t *items, uint64_t hash, u
 
 /* ------------------------------------------------------------ fronts */
 
-static bool leaf_front(pdt_front *f, uint32_t p, uint32_t q)
+bool fr_leaf_front(pdt_front *f, uint32_t p, uint32_t q)
 {
     f->n = 0;
     bool ok = pdt_front_push(f, 0, p, FR_LEAF_NEG, 0, 0) && pdt_front_push(f, q, 0, FR_LEAF_POS, 0, 0);
@@ -160,7 +135,7 @@ static bool leaf_front(pdt_front *f, uint32_t p, uint32_t q)
     return ok;
 }
 
-static bool stopped(fr_search *s)
+bool fr_stopped(fr_search *s)
 {
     if (s->failed) return true;
     if (++s->tick % 256) return false;
@@ -173,15 +148,10 @@ static bool stopped(fr_search *s)
     return s->failed != 0;
 }
 
-/* Depth 1 (n ≥ 1) from counts: the children are leaves; their leaf fronts
- * (in leaf_front's order) summed in the accumulator. */
+/* Depth 1 (n ≥ 1): the class counts of D∧g for every g, then fr_front_of_counts. */
 static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q)
 {
     const size_t W = s->W;
-    pdt_front_acc *acc = &s->levels[1].acc;
-    pdt_front_acc_add(acc, 0, p, FR_LEAF_NEG, 0, 0);
-    pdt_front_acc_add(acc, q, 0, FR_LEAF_POS, 0, 0);
-    pdt_front_point pts[2][2];
     for (size_t g = 0; g < s->data->nf; g++) {
         const uint64_t *col = s->data->cols + g * W;
         uint32_t p1 = 0, q1 = 0;
@@ -190,29 +160,15 @@ static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint
             p1 += (uint32_t)__builtin_popcountll(x & s->pos[k]);
             q1 += (uint32_t)__builtin_popcountll(x & s->neg[k]);
         }
-        uint32_t p0 = p - p1, q0 = q - q1;
-        if (p0 + q0 == 0 || p1 + q1 == 0) continue; /* a split with an empty side: no tree */
-        uint32_t pc[2] = {p0, p1}, qc[2] = {q0, q1};
-        pdt_front leaf[2];
-        for (int c = 0; c < 2; c++) {
-            leaf[c] = (pdt_front){.p = pts[c], .n = 0, .cap = 2};
-            if (pc[c] == 0) pts[c][leaf[c].n++] = (pdt_front_point){0, 0, FR_LEAF_NEG, 0, 0};
-            else if (qc[c] == 0) pts[c][leaf[c].n++] = (pdt_front_point){0, 0, FR_LEAF_POS, 0, 0};
-            else {
-                pts[c][leaf[c].n++] = (pdt_front_point){0, pc[c], FR_LEAF_NEG, 0, 0};
-                pts[c][leaf[c].n++] = (pdt_front_point){qc[c], 0, FR_LEAF_POS, 0, 0};
-            }
-        }
-        pdt_front_acc_add_sums(acc, &leaf[0], &leaf[1], (uint32_t)g << 8);
-        s->stats.sums++;
-        if (acc->best[0].fn == 0) break; /* (0, 0) dominates every later point (and ties go to it) */
+        s->d1p[g] = p1, s->d1q[g] = q1;
     }
-    return pdt_front_acc_take(f, acc, q);
+    return fr_front_of_counts(s, f, &s->levels[1].acc, p, q, s->d1p, s->d1q);
 }
 
 static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
                           uint32_t d, uint32_t n)
 {
+    if (d == 2) return fr_depth2_front(s, f, items, p, q, n);
     const size_t W = s->W;
     fr_level *lv = &s->levels[d - 1];
     pdt_front_acc *acc = &s->levels[d].acc;
@@ -249,13 +205,13 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
 
 const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *items, uint32_t d, uint32_t n)
 {
-    if (stopped(s)) return NULL;
+    if (fr_stopped(s)) return NULL;
     fr_normalise(&d, &n);
     s->stats.subproblems++;
     uint32_t p = pdt_bits_and_count(items, s->pos, s->W), q = pdt_bits_and_count(items, s->neg, s->W);
     bool ok;
     if (d == 0 || n == 0 || p == 0 || q == 0) { /* a pure set: the leaf is perfect */
-        ok = leaf_front(scratch, p, q);
+        ok = fr_leaf_front(scratch, p, q);
     } else if (d == 1) {
         ok = depth1_front(s, scratch, items, p, q);
     } else {

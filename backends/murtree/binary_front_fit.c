@@ -207,6 +207,9 @@ static pdt_status prepare(mfit *fs, const pdt_dataset *ds, const pdt_fit_options
                              "depth %d", pdt_metric_name(opt->metric), *d, FR_MAX_DEPTH);
     st = bin_encode(&fs->enc, ds, opt->rule_params.options, fs->err);
     if (!st) st = bs_data_build(&fs->data, ds, &fs->enc, fs->err);
+    if (!st && fs->data.nf >= (size_t)1 << 24) /* a point's how is feature << 8 | budget */
+        st = pdt_error_set(fs->err, PDT_ELIMIT, "option --metric: %zu binary features; the front search "
+                           "takes at most 2^24", fs->data.nf);
     if (!st) st = fr_new(&fs->search, &fs->data, fs->positive, opt->time_limit, opt->stop, fs->err);
     return st;
 }
