@@ -81,6 +81,28 @@ static void test_metric_fit_beats_accuracy_tree(void **state)
     pdt_model_free(&acc), pdt_model_free(&f1), pdt_model_free(&mcc), pdt_model_free(&fm0);
 }
 
+/* A time limit that stops the front search returns the depth-2 optimum, flagged not optimal. */
+static void test_metric_fit_time_limit(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_load_dl85(&ds, tu_data("dl85/australian-credit.txt"), &err)) fail_msg("%s", err.message);
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.max_depth = 5; /* about a minute of search */
+    o.metric = PDT_METRIC_F1;
+    o.time_limit = 0.01;
+    pdt_model *m = NULL;
+    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+    assert_false(m->optimal);
+    assert_true(m->depth <= 2);
+    assert_true(fabs(mpq_get_d(m->objective) - 0.8707280832095097) < 1e-12); /* STreeD's depth-2 F1 */
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+}
+
 static void expect_refusal(const char *data, const char *const *extra, const char *message)
 {
     char out[512];
@@ -187,6 +209,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metric_fit_f1_reference),
         cmocka_unit_test(test_metric_fit_beats_accuracy_tree),
+        cmocka_unit_test(test_metric_fit_time_limit),
         cmocka_unit_test(test_metric_fit_refusals),
         cmocka_unit_test(test_metric_fit_json_round_trip),
     };

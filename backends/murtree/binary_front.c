@@ -21,6 +21,15 @@
 void fr_normalise(uint32_t *d, uint32_t *n) { bs_normalise(d, n); }
 
 pdt_status fr_failed(const fr_search *s) { return s->failed; }
+
+void fr_arm(fr_search *s, bool armed) { s->disarmed = !armed; }
+
+void fr_clear_deadline(fr_search *s)
+{
+    s->has_deadline = false;
+    s->stop = NULL;
+    if (s->failed == PDT_ELIMIT) s->failed = PDT_OK;
+}
 const fr_stats *fr_search_stats(const fr_search *s) { return &s->stats; }
 uint32_t fr_positive(const fr_search *s) { return s->positive; }
 
@@ -138,7 +147,7 @@ bool fr_leaf_front(pdt_front *f, uint32_t p, uint32_t q)
 bool fr_stopped(fr_search *s)
 {
     if (s->failed) return true;
-    if (++s->tick % 256) return false;
+    if (++s->tick % 256 || s->disarmed) return false;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if ((s->stop && *s->stop) ||

@@ -28,6 +28,11 @@ void fr_free(fr_search **s);
 /* The front of (items, d, n): in the cache or in *scratch.  NULL when memory
  * ran out or the search was stopped (fr_failed says which). */
 const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *items, uint32_t d, uint32_t n);
+/* After a stop (PDT_ELIMIT): no deadline, no stop flag, the search usable again
+ * (its cache holds only complete fronts). */
+void fr_clear_deadline(fr_search *s);
+/* While disarmed the deadline and stop flag are not looked at (armed: the default). */
+void fr_arm(fr_search *s, bool armed);
 /* 0, PDT_ENOMEM or PDT_ELIMIT (time limit or stop). */
 pdt_status fr_failed(const fr_search *s);
 const fr_stats *fr_search_stats(const fr_search *s);

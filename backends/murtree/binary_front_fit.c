@@ -250,14 +250,36 @@ pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_o
     pdt_status st = prepare(&fs, ds, opt, &d, &n);
     pdt_front scratch;
     pdt_front_init(&scratch);
-    const pdt_front *root = st ? NULL : fr_solve(fs.search, &scratch, fs.data.all, d, n);
+    /* depth 2 first: its best tree is the answer if a time limit stops the full search */
+    uint32_t d0 = d, n0 = n;
+    if (!st && d >= 3) {
+        d0 = 2, n0 = n < 3 ? n : 3;
+        fr_arm(fs.search, false); /* the depth-2 answer always completes */
+    }
+    const pdt_front *root = st ? NULL : fr_solve(fs.search, &scratch, fs.data.all, d0, n0);
+    if (!st) fr_arm(fs.search, true);
     if (!st && !root) st = search_failed(&fs);
+    uint64_t P = pdt_bits_count(fs.data.cls + (size_t)fs.positive * fs.data.words, fs.data.words);
+    pdt_front_point pt = {0};
+    bool optimal = true;
+    if (!st) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
+    if (!st && (d0 != d || n0 != n)) {
+        pdt_front full;
+        pdt_front_init(&full);
+        root = fr_solve(fs.search, &full, fs.data.all, d, n);
+        if (root) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
+        else if (fr_failed(fs.search) == PDT_ELIMIT) { /* the depth-2 answer, not proven optimal */
+            fr_clear_deadline(fs.search);
+            optimal = false;
+            d = d0, n = n0;
+        } else st = search_failed(&fs);
+        pdt_front_clear(&full);
+    }
+    if (!st) fr_clear_deadline(fs.search); /* the rebuild completes after a time limit */
+    if (!st) st = make_model(&fs, opt, &pt, d, n);
     if (!st) {
-        uint64_t P = pdt_bits_count(fs.data.cls + (size_t)fs.positive * fs.data.words, fs.data.words);
-        size_t best = pdt_front_best(root, opt->metric, P, fs.data.n - P);
-        pdt_front_point pt = root->p[best];
-        st = make_model(&fs, opt, &pt, d, n);
-        if (!st) fs.m->front_points = root->n;
+        fs.m->optimal = optimal;
+        if (optimal) fs.m->front_points = root->n;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!st) {

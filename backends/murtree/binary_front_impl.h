@@ -31,6 +31,7 @@ struct fr_search {
     struct timespec deadline;
     const volatile sig_atomic_t *stop;
     uint32_t tick;
+    bool disarmed;
     fr_stats stats;
     uint32_t *d1p, *d1q;     /* nf: class counts of D∧g (depth 1) */
     uint32_t *cp, *cq;       /* nf: class counts of D∧g (depth 2) */
