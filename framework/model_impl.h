@@ -60,6 +60,7 @@ struct pdt_model {
     uint64_t confusion[4];
     int mcc_sign;         /* the sign of TP·TN − FP·FN (MCC) */
     size_t front_points;  /* points on the root's Pareto front (0: not known) */
+    uint32_t *front;      /* NULL, or the front: front_points (FP, FN) pairs, FP ascending */
     char *engine;         /* "fused", "combinations", "binary" ... */
     double seconds;
     pdt_search_stats stats;

@@ -279,6 +279,16 @@ static json_t *js_metric(jsave *s)
     for (int k = 0; k < 4; k++) js_put(s, c, keys[k], js_u64(s, m->confusion[k]));
     js_put(s, o, "confusion", c);
     if (m->front_points) js_put(s, o, "front_points", js_u64(s, m->front_points));
+    if (m->front) {
+        json_t *f = json_array();
+        for (size_t i = 0; i < m->front_points; i++) {
+            json_t *pt = json_array();
+            js_append(s, pt, json_integer(m->front[2 * i]));
+            js_append(s, pt, json_integer(m->front[2 * i + 1]));
+            js_append(s, f, pt);
+        }
+        js_put(s, o, "front", f);
+    }
     return o;
 }
 

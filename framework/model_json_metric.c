@@ -92,6 +92,61 @@ static pdt_status read_value(mload *L, const json_t *obj)
     return PDT_OK;
 }
 
+/* One point [fp, fn] of "front", nondominated after the previous one. */
+static pdt_status read_point(mload *L, uint32_t *out, const json_t *v, size_t i)
+{
+    size_t mark = pdt_json_push_index(&L->j, i);
+    TRY(pdt_json_expect(&L->j, v, JSON_ARRAY, "an array [fp, fn]"));
+    if (json_array_size(v) != 2) return pdt_json_error(&L->j, "expected [fp, fn]");
+    const pdt_model *m = L->m;
+    uint64_t lim[2] = {m->confusion[1] + m->confusion[3], m->confusion[0] + m->confusion[2]}, x[2];
+    for (size_t k = 0; k < 2; k++) {
+        size_t inner = pdt_json_push_index(&L->j, k);
+        TRY(pdt_json_uint_value(&L->j, &x[k], json_array_get(v, k), lim[k]));
+        pdt_json_pop(&L->j, inner);
+        out[2 * i + k] = (uint32_t)x[k];
+    }
+    if (i > 0 && !(out[2 * i] > out[2 * i - 2] && out[2 * i + 1] < out[2 * i - 1]))
+        return pdt_json_error(&L->j, "[%u, %u] after [%u, %u]: a front's points have FP increasing and FN "
+                              "decreasing", out[2 * i], out[2 * i + 1], out[2 * i - 2], out[2 * i - 1]);
+    pdt_json_pop(&L->j, mark);
+    return PDT_OK;
+}
+
+/* The optional root front: sorted, nondominated, holding the chosen tree's
+ * point, and no point with a better metric. */
+static pdt_status read_front(mload *L, const json_t *obj)
+{
+    const json_t *arr;
+    TRY(pdt_json_get(&L->j, &arr, obj, "front", false));
+    if (!arr) return PDT_OK;
+    size_t mark = pdt_json_push(&L->j, "front");
+    TRY(pdt_json_expect(&L->j, arr, JSON_ARRAY, "an array of [fp, fn]"));
+    pdt_model *m = L->m;
+    size_t n = json_array_size(arr);
+    if (n == 0 || (m->front_points && m->front_points != n))
+        return pdt_json_error(&L->j, "%zu points; front_points says %zu", n, m->front_points);
+    m->front = malloc(2 * n * sizeof *m->front);
+    if (!m->front) return pdt_model_json_nomem(L);
+    m->front_points = n;
+    const uint64_t P = m->confusion[0] + m->confusion[2], N = m->confusion[1] + m->confusion[3];
+    pdt_confusion chosen = {m->confusion[0], m->confusion[1], m->confusion[2], m->confusion[3]};
+    bool on = false;
+    for (size_t i = 0; i < n; i++) {
+        TRY(read_point(L, m->front, json_array_get(arr, i), i));
+        on |= m->front[2 * i] == chosen.fp && m->front[2 * i + 1] == chosen.fn;
+        pdt_confusion c = pdt_confusion_of(m->front[2 * i], m->front[2 * i + 1], P, N);
+        if (pdt_metric_cmp(m->metric, &c, &chosen) > 0)
+            return pdt_json_error(&L->j, "point [%u, %u] has a better %s than the tree's", m->front[2 * i],
+                                  m->front[2 * i + 1], pdt_metric_name(m->metric));
+    }
+    if (!on)
+        return pdt_json_error(&L->j, "the tree's point [%llu, %llu] is not on it", (unsigned long long)chosen.fp,
+                              (unsigned long long)chosen.fn);
+    pdt_json_pop(&L->j, mark);
+    return PDT_OK;
+}
+
 pdt_status pdt_model_json_metric(mload *L, const json_t *doc)
 {
     const json_t *obj;
@@ -110,6 +165,7 @@ pdt_status pdt_model_json_metric(mload *L, const json_t *doc)
     uint64_t points = 0;
     TRY(pdt_json_uint(&L->j, &points, obj, "front_points", SIZE_MAX, false));
     L->m->front_points = (size_t)points;
+    TRY(read_front(L, obj));
     TRY(read_value(L, obj));
     pdt_json_pop(&L->j, mark);
     /* F1 and FM²: the objective is the exact value; MCC: a decimal, its exact square is in the member */

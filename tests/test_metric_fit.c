@@ -204,6 +204,53 @@ static void test_metric_fit_json_round_trip(void **state)
     free(text);
 }
 
+/* The root front in the document: read back, and refused when a point beats the tree. */
+static void test_metric_fit_front_in_document(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/f1.json", tu_tmpdir());
+    tu_run r;
+    tu_run_pdt(&r, "fit", "--data", tu_data("dl85/vote.txt"), "--rules", "binary", "--depth", "2", "--metric",
+               "f1", "-q", "-o", path, NULL);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    pdt_model *m = NULL;
+    pdt_error err;
+    if (pdt_model_load_json(&m, path, &err)) fail_msg("%s", err.message);
+    assert_non_null(m->front);
+    assert_true(m->front_points >= 2);
+    bool on = false; /* the tree's (FP, FN) is a point of the front; FP ascending, FN descending */
+    size_t at = 0;
+    for (size_t i = 0; i < m->front_points; i++) {
+        if (m->front[2 * i] == m->confusion[1] && m->front[2 * i + 1] == m->confusion[2]) on = true, at = i;
+        if (i) assert_true(m->front[2 * i] > m->front[2 * i - 2] && m->front[2 * i + 1] < m->front[2 * i - 1]);
+    }
+    assert_true(on);
+    /* the point after the tree's replaced by (FP + 1, FN − 1): still sorted and nondominated,
+     * and one more true positive at the same FP + FN: a better F1 than the tree's */
+    assert_true(at + 1 < m->front_points);
+    char from[64], to[64];
+    uint32_t fp = m->front[2 * at + 2], fn = m->front[2 * at + 3];
+    int len = snprintf(from, sizeof from, "%u,\n        %u\n", fp, fn);
+    int short_len = snprintf(to, sizeof to, "%u,\n        %u\n", m->front[2 * at] + 1, m->front[2 * at + 1] - 1);
+    assert_true(short_len <= len);
+    snprintf(to, sizeof to, "%u,%*s\n        %u\n", m->front[2 * at] + 1, len - short_len, "",
+             m->front[2 * at + 1] - 1); /* padded with JSON whitespace */
+    pdt_model_free(&m);
+    char *text = tu_read_file(path);
+    if (strlen(from) == strlen(to) && strstr(text, from)) {
+        replace_once(text, from, to);
+        char *bad = tu_write_file("bad_front.json", text);
+        assert_int_not_equal(pdt_model_load_json(&m, bad, &err), PDT_OK);
+        if (!strstr(err.message, "has a better f1 than the tree's")) fail_msg("%s", err.message);
+        free(bad);
+    } else {
+        fail_msg("no '%s' in the document", from);
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_metric_fit_time_limit),
         cmocka_unit_test(test_metric_fit_refusals),
         cmocka_unit_test(test_metric_fit_json_round_trip),
+        cmocka_unit_test(test_metric_fit_front_in_document),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

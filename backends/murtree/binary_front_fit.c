@@ -185,6 +185,15 @@ static pdt_status make_model(mfit *fs, const pdt_fit_options *opt, const pdt_fro
     return PDT_OK;
 }
 
+static pdt_status keep_front(pdt_model *m, const pdt_front *root, pdt_error *err)
+{
+    m->front = malloc((2 * root->n + 1) * sizeof *m->front);
+    if (!m->front) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < root->n; i++) m->front[2 * i] = root->p[i].fp, m->front[2 * i + 1] = root->p[i].fn;
+    m->front_points = root->n;
+    return PDT_OK;
+}
+
 static void set_stats(pdt_model *m, const fr_search *s, double seconds)
 {
     const fr_stats *st = fr_search_stats(s);
@@ -279,7 +288,7 @@ pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_o
     if (!st) st = make_model(&fs, opt, &pt, d, n);
     if (!st) {
         fs.m->optimal = optimal;
-        if (optimal) fs.m->front_points = root->n;
+        if (optimal) st = keep_front(fs.m, root, fs.err);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!st) {
