@@ -5,7 +5,7 @@
 # (STreeD is not built here: the ratio is to the table's times, not to a run beside ours).
 # Our time is the wall time of the whole `pdt fit` process, one run (env REPEAT=3: best of 3);
 # a row that runs past TIMEOUT seconds (default 60) is reported as such, not as a mismatch.
-# Our F1 is an exact fraction; it matches when it is within 1e-12 of the table's double.
+# front: points on the root's Pareto front of (FP, FN).  Our F1 is an exact fraction; it matches when it is within 1e-12 of the table's double.
 #
 # Usage: bench/f1.sh [BUILD_DIR] [DATA_DIR]     (env DEPTHS="2 3", TIMEOUT=60, REPEAT=1)
 set -euo pipefail
@@ -22,7 +22,7 @@ repeat=${REPEAT:-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-printf '%-20s %2s %-22s %-20s %9s %9s %7s %s\n' dataset d pdt_f1 streed_f1 pdt_s streed_s ratio match
+printf '%-20s %2s %-22s %-20s %9s %9s %7s %6s %s\n' dataset d pdt_f1 streed_f1 pdt_s streed_s ratio front match
 fail=0
 for depth in $depths; do
   while IFS=$'\t' read -r file d want streed_s; do
@@ -31,7 +31,7 @@ for depth in $depths; do
     for ((r = 0; r < repeat; r++)); do
       TIMEFORMAT='%R'
       if { time timeout "$limit" "$pdt" fit --data "$data/$file" --format dl85 --rules binary --depth "$d" \
-             --metric f1 --positive 1 -q >"$tmp/out" 2>"$tmp/err"; } 2>"$tmp/time"; then
+             --metric f1 --positive 1 -q -o "$tmp/model.json" >"$tmp/out" 2>"$tmp/err"; } 2>"$tmp/time"; then
         t=$(cat "$tmp/time")
         [[ -z $best ]] || (( $(echo "$t < $best" | bc -l) )) && best=$t
       else
@@ -40,14 +40,15 @@ for depth in $depths; do
       fi
     done
     if [[ $best == timeout ]]; then
-      printf '%-20s %2s %-22s %-20s %9s %9s %7s %s\n' "$file" "$d" - "$want" ">$limit" "$streed_s" - timeout
+      printf '%-20s %2s %-22s %-20s %9s %9s %7s %6s %s\n' "$file" "$d" - "$want" ">$limit" "$streed_s" - - timeout
       continue
     fi
     got=$(sed -n 's/^objective \([0-9/]*\) .*/\1/p' "$tmp/out")
     ok=$(/usr/bin/python3 -c "from fractions import Fraction as F; import sys; g=F(sys.argv[1]); print('yes' if abs(g - F(sys.argv[2])) < F(1, 10**12) else 'NO')" "$got" "$want")
     [[ $ok == yes ]] || fail=1
     ratio=$(echo "scale=2; $best / $streed_s" | bc -l)
-    printf '%-20s %2s %-22s %-20s %9s %9s %7s %s\n' "$file" "$d" "$got" "$want" "$best" "$streed_s" "$ratio" "$ok"
+    front=$(/usr/bin/python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['metric'].get('front_points', '-'))" "$tmp/model.json")
+    printf '%-20s %2s %-22s %-20s %9s %9s %7s %6s %s\n' "$file" "$d" "$got" "$want" "$best" "$streed_s" "$ratio" "$front" "$ok"
   done <"$ref"
 done
 exit $fail
