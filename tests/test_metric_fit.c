@@ -103,6 +103,30 @@ static void test_metric_fit_time_limit(void **state)
     pdt_dataset_free(&ds);
 }
 
+/* A cache cap (--memo-mb) that stops storing fronts: the same optimum, fewer cached fronts. */
+static void test_metric_fit_cache_cap(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_load_dl85(&ds, tu_data("dl85/vote.txt"), &err)) fail_msg("%s", err.message);
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.max_depth = 4;
+    o.metric = PDT_METRIC_F1;
+    pdt_model *full = NULL, *capped = NULL;
+    if (pdt_fit(&full, ds, &o, &err)) fail_msg("%s", err.message);
+    o.memo_megabytes = 1;
+    if (pdt_fit(&capped, ds, &o, &err)) fail_msg("%s", err.message);
+    assert_true(mpq_equal(full->objective, capped->objective));
+    assert_true(fabs(mpq_get_d(capped->objective) - 0.9906191369606003) < 1e-12);
+    assert_true(capped->stats.memo_entries < full->stats.memo_entries);
+    assert_true(capped->optimal);
+    pdt_model_free(&full), pdt_model_free(&capped);
+    pdt_dataset_free(&ds);
+}
+
 static void expect_refusal(const char *data, const char *const *extra, const char *message)
 {
     char out[512];
@@ -257,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_metric_fit_f1_reference),
         cmocka_unit_test(test_metric_fit_beats_accuracy_tree),
         cmocka_unit_test(test_metric_fit_time_limit),
+        cmocka_unit_test(test_metric_fit_cache_cap),
         cmocka_unit_test(test_metric_fit_refusals),
         cmocka_unit_test(test_metric_fit_json_round_trip),
         cmocka_unit_test(test_metric_fit_front_in_document),

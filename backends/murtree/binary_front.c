@@ -33,11 +33,12 @@ void fr_clear_deadline(fr_search *s)
 const fr_stats *fr_search_stats(const fr_search *s) { return &s->stats; }
 uint32_t fr_positive(const fr_search *s) { return s->positive; }
 
-pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, double time_limit,
-                  const volatile sig_atomic_t *stop, pdt_error *err)
+pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, size_t cache_bytes,
+                  double time_limit, const volatile sig_atomic_t *stop, pdt_error *err)
 {
     fr_search *s = calloc(1, sizeof *s);
     if (!s) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    s->limit = cache_bytes;
     s->data = data;
     s->W = data->words;
     s->positive = positive;
@@ -233,6 +234,13 @@ const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *item
         pdt_front f;
         pdt_front_init(&f);
         ok = general_front(s, &f, items, p, q, d, n);
+        size_t bytes = sizeof(fr_entry) + s->W * 8 + f.cap * sizeof *f.p + 2 * sizeof(fr_entry *);
+        if (ok && s->bytes + bytes > s->limit) { /* the cache is full: the caller's scratch holds it */
+            pdt_front_clear(scratch);
+            *scratch = f;
+            s->stats.uncached++;
+            return scratch;
+        }
         fr_entry *e = ok ? new_entry(s, items, hash, d, n) : NULL;
         if (!e) {
             pdt_front_clear(&f);
@@ -240,6 +248,7 @@ const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *item
             return NULL;
         }
         e->front = f;
+        s->bytes += bytes;
         s->stats.cache_points += f.n;
         return &e->front;
     }

@@ -18,12 +18,14 @@ typedef struct fr_search fr_search;
 
 typedef struct fr_stats {
     uint64_t subproblems, cache_hits, sums, pruned;
-    uint64_t cache_fronts, cache_points;
+    uint64_t cache_fronts, cache_points, uncached;
 } fr_stats;
 
 /* positive: the positive class's index in data->cls (the other class is negative). */
-pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, double time_limit,
-                  const volatile sig_atomic_t *stop, pdt_error *err);
+/* cache_bytes: the cap on the cache of fronts; past it fronts are computed
+ * again when needed (slower, still exact). */
+pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, size_t cache_bytes,
+                  double time_limit, const volatile sig_atomic_t *stop, pdt_error *err);
 void fr_free(fr_search **s);
 /* The front of (items, d, n): in the cache or in *scratch.  NULL when memory
  * ran out or the search was stopped (fr_failed says which). */

@@ -219,7 +219,8 @@ static pdt_status prepare(mfit *fs, const pdt_dataset *ds, const pdt_fit_options
     if (!st && fs->data.nf >= (size_t)1 << 24) /* a point's how is feature << 8 | budget */
         st = pdt_error_set(fs->err, PDT_ELIMIT, "option --metric: %zu binary features; the front search "
                            "takes at most 2^24", fs->data.nf);
-    if (!st) st = fr_new(&fs->search, &fs->data, fs->positive, opt->time_limit, opt->stop, fs->err);
+    size_t mb = opt->memo_megabytes ? opt->memo_megabytes : 1024;
+    if (!st) st = fr_new(&fs->search, &fs->data, fs->positive, mb << 20, opt->time_limit, opt->stop, fs->err);
     return st;
 }
 
@@ -272,9 +273,9 @@ pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_o
     pdt_front_point pt = {0};
     bool optimal = true;
     if (!st) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
+    pdt_front full; /* the full search's front when it is not cached (kept until the end) */
+    pdt_front_init(&full);
     if (!st && (d0 != d || n0 != n)) {
-        pdt_front full;
-        pdt_front_init(&full);
         root = fr_solve(fs.search, &full, fs.data.all, d, n);
         if (root) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
         else if (fr_failed(fs.search) == PDT_ELIMIT) { /* the depth-2 answer, not proven optimal */
@@ -282,7 +283,6 @@ pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_o
             optimal = false;
             d = d0, n = n0;
         } else st = search_failed(&fs);
-        pdt_front_clear(&full);
     }
     if (!st) fr_clear_deadline(fs.search); /* the rebuild completes after a time limit */
     if (!st) st = make_model(&fs, opt, &pt, d, n);
@@ -297,6 +297,7 @@ pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_o
         fs.m = NULL;
     }
     pdt_front_clear(&scratch);
+    pdt_front_clear(&full);
     finish(&fs);
     return st;
 }

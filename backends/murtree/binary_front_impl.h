@@ -32,6 +32,7 @@ struct fr_search {
     const volatile sig_atomic_t *stop;
     uint32_t tick;
     bool disarmed;
+    size_t bytes, limit; /* the cache's memory and its cap (pdt_fit_options.memo_megabytes) */
     fr_stats stats;
     uint32_t *d1p, *d1q;     /* nf: class counts of D∧g (depth 1) */
     uint32_t *cp, *cq;       /* nf: class counts of D∧g (depth 2) */
