@@ -164,6 +164,10 @@ static void test_metric_fit_refusals(void **state)
                    "option --metric fm: not with --perfect");
     expect_refusal(v, (const char *const[]){"--rules", "binary", "--metric", "f1", "--class-weights", "0=1,1=2", NULL},
                    "option --metric f1: not with --class-weights");
+    expect_refusal(v, (const char *const[]){"--rules", "binary", "--metric", "f1", "--min-leaf", "3", NULL},
+                   "option --metric f1: not with --min-leaf");
+    expect_refusal(v, (const char *const[]){"--rules", "binary", "--metric", "f1", "--depth", "9", NULL},
+                   "option --metric f1: depth 9; the front search goes to depth 8");
     expect_refusal(v, (const char *const[]){"--rules", "axis", "--metric", "f1", NULL},
                    "option --metric f1: supported by the binary family so far");
     expect_refusal(v, (const char *const[]){"--rules", "binary", "--engine", "fused", "--metric", "mcc", NULL},

@@ -42,11 +42,14 @@ pdt_status bs_metric_check(uint32_t *positive, const pdt_dataset *ds, const pdt_
         *positive = (uint32_t)c;
     }
     const char *other = opt->sparse ? "--sparse" : opt->lexicographic ? "--lexicographic"
-                        : opt->perfect ? "--perfect" : opt->class_weights ? "--class-weights"
-                        : opt->min_leaf ? "--min-leaf" : pdt_dataset_has_weights(ds) ? "item weights" : NULL;
+                        : opt->perfect ? "--perfect" : opt->class_weights ? "--class-weights" : NULL;
     if (other)
         return pdt_error_set(err, PDT_EINVAL, "option --metric %s: not with %s (one objective at a time)",
                              name, other);
+    other = opt->min_leaf ? "--min-leaf" : pdt_dataset_has_weights(ds) ? "item weights" : NULL;
+    if (other)
+        return pdt_error_set(err, PDT_EINVAL, "option --metric %s: not with %s (the front search does not "
+                             "take them yet)", name, other);
     if (opt->max_depth == PDT_UNLIMITED && opt->max_size == PDT_UNLIMITED)
         return pdt_error_set(err, PDT_EINVAL, "option --metric %s: give --depth D (and/or --size K)", name);
     return PDT_OK;
