@@ -51,7 +51,9 @@ pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, size_
     for (size_t k = 0; k <= FR_MAX_DEPTH && ok; k++) {
         s->levels[k].l = calloc(2 * s->W + 1, sizeof(uint64_t));
         s->levels[k].r = s->levels[k].l ? s->levels[k].l + s->W : NULL;
-        ok = s->levels[k].l != NULL &&
+        s->levels[k].seen = calloc((data->nf + 1) * s->W + 1, sizeof(uint64_t));
+        s->levels[k].seen_hash = calloc(data->nf + 1, sizeof(uint64_t));
+        ok = s->levels[k].l != NULL && s->levels[k].seen && s->levels[k].seen_hash &&
              pdt_front_acc_init(&s->levels[k].acc, pdt_bits_and_count(data->all, s->neg, data->words));
     }
     ok = ok && fr_scratch_init(s);
@@ -84,6 +86,7 @@ void fr_free(fr_search **sp)
     fr_scratch_clear(s);
     for (size_t k = 0; k <= FR_MAX_DEPTH; k++) {
         free(s->levels[k].l);
+        free(s->levels[k].seen), free(s->levels[k].seen_hash);
         pdt_front_clear(&s->levels[k].fl);
         pdt_front_clear(&s->levels[k].fr);
         pdt_front_acc_clear(&s->levels[k].acc);
@@ -175,6 +178,24 @@ static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint
     return fr_front_of_counts(s, f, &s->levels[1].acc, p, q, s->d1p, s->d1q);
 }
 
+/* The split (l, r) was tried at this node already, as (l, r) or as (r, l): its
+ * sums are the same points (the budget range is symmetric) with a larger how,
+ * so they change nothing.  Otherwise r is remembered. */
+static bool seen_split(fr_search *s, fr_level *here, size_t *n_seen, const uint64_t *l, const uint64_t *r)
+{
+    const size_t W = s->W;
+    uint64_t hl = bc_hash(l, W), hr = bc_hash(r, W);
+    for (size_t i = 0; i < *n_seen; i++) {
+        const uint64_t *x = here->seen + i * W;
+        if ((here->seen_hash[i] == hr && memcmp(x, r, W * 8) == 0) ||
+            (here->seen_hash[i] == hl && memcmp(x, l, W * 8) == 0))
+            return true;
+    }
+    memcpy(here->seen + *n_seen * W, r, W * 8);
+    here->seen_hash[(*n_seen)++] = hr;
+    return false;
+}
+
 static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
                           uint32_t d, uint32_t n)
 {
@@ -185,6 +206,7 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
     pdt_front_acc_add(acc, 0, p, FR_LEAF_NEG, 0, 0);
     pdt_front_acc_add(acc, q, 0, FR_LEAF_POS, 0, 0);
     uint32_t cap = bs_cap(d - 1);
+    size_t n_seen = 0;
     for (size_t g = 0; g < s->data->nf; g++) {
         const uint64_t *col = s->data->cols + g * W;
         bool el = true, er = true;
@@ -194,6 +216,10 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
             el &= lv->l[k] == 0, er &= lv->r[k] == 0;
         }
         if (el || er) continue;
+        if (seen_split(s, &s->levels[d], &n_seen, lv->l, lv->r)) {
+            s->stats.pruned++;
+            continue;
+        }
         uint32_t lo = n - 1 > cap ? n - 1 - cap : 0, hi = n - 1 < cap ? n - 1 : cap;
         for (uint32_t nl = lo; nl <= hi; nl++) {
             const pdt_front *a = fr_solve(s, &lv->fl, lv->l, d - 1, nl);

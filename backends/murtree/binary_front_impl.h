@@ -16,6 +16,8 @@ typedef struct fr_level {
     uint64_t *l, *r; /* the children's items */
     pdt_front fl, fr;
     pdt_front_acc acc; /* the front being built at this depth */
+    uint64_t *seen;      /* nf·W: the right sides of the splits tried at this depth's current node */
+    uint64_t *seen_hash; /* nf: their hashes */
 } fr_level;
 
 struct fr_search {
