@@ -272,7 +272,7 @@ pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_o
     const pdt_front *root = st ? NULL : fr_solve(fs.search, &scratch, fs.data.all, d0, n0);
     if (!st) fr_arm(fs.search, true);
     if (!st && !root) st = search_failed(&fs);
-    uint64_t P = pdt_bits_count(fs.data.cls + (size_t)fs.positive * fs.data.words, fs.data.words);
+    uint64_t P = st ? 0 : pdt_bits_count(fs.data.cls + (size_t)fs.positive * fs.data.words, fs.data.words);
     pdt_front_point pt = {0};
     bool optimal = true;
     if (!st) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
