@@ -57,6 +57,57 @@ static void test_metric_fit_f1_reference(void **state)
     }
 }
 
+/* A certificate of F1 optimality from a different search: a tree has F1 > φ iff
+ * φ·FP + (2 − φ)·FN < 2(1 − φ)·P (write TP = P − FN in 2TP/(2TP+FP+FN) > φ).  So
+ * φ is the optimum iff the fewest weighted errors, class weights negative φ and
+ * positive 2 − φ, is exactly 2(1 − φ)·P — computed here by the generic engine
+ * (--engine fused, binary rules, class weights), which knows nothing of fronts. */
+static void test_metric_fit_f1_certified_by_weighted_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        uint32_t depth;
+    } runs[] = {{"dl85/vote.txt", 2},        {"dl85/vote.txt", 3},        {"dl85/vote.txt", 4},
+                {"dl85/hepatitis.txt", 2},   {"dl85/hepatitis.txt", 3},   {"dl85/hepatitis.txt", 4},
+                {"dl85/tic-tac-toe.txt", 3}, {"dl85/tic-tac-toe.txt", 4}, {"dl85/anneal.txt", 3},
+                {"dl85/anneal.txt", 4},      {"dl85/australian-credit.txt", 3}};
+    mpq_t phi, other, want, two;
+    mpq_inits(phi, other, want, two, NULL);
+    mpq_set_ui(two, 2, 1);
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+        pdt_model *f1 = fit(runs[k].file, runs[k].depth, PDT_METRIC_F1, "1");
+        mpq_set(phi, f1->objective);
+        uint64_t P = f1->confusion[0] + f1->confusion[2];
+        mpq_sub(other, two, phi); /* 2 − φ */
+        char *a = mpq_get_str(NULL, 10, phi), *b = mpq_get_str(NULL, 10, other), weights[256];
+        snprintf(weights, sizeof weights, "0=%s,1=%s", a, b);
+        free(a), free(b);
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_load_dl85(&ds, tu_data(runs[k].file), &err)) fail_msg("%s", err.message);
+        pdt_fit_options o;
+        pdt_fit_options_init(&o);
+        o.rules = "binary";
+        o.engine = PDT_ENGINE_FUSED;
+        o.max_depth = runs[k].depth;
+        o.class_weights = weights;
+        pdt_model *w = NULL;
+        if (pdt_fit(&w, ds, &o, &err)) fail_msg("%s", err.message);
+        mpq_sub(want, two, phi); /* 2(1 − φ)·P = (2 − 2φ)·P */
+        mpq_sub(want, want, phi);
+        mpz_mul_ui(mpq_numref(want), mpq_numref(want), (unsigned long)P);
+        mpq_canonicalize(want);
+        if (!mpq_equal(w->objective, want)) {
+            char *g = mpq_get_str(NULL, 10, w->objective), *e = mpq_get_str(NULL, 10, want);
+            fail_msg("%s depth %u: weighted optimum %s, 2(1 − F1)·P = %s", runs[k].file, runs[k].depth, g, e);
+        }
+        pdt_model_free(&w), pdt_model_free(&f1);
+        pdt_dataset_free(&ds);
+    }
+    mpq_clears(phi, other, want, two, NULL);
+}
+
 /* F1 ≥ the accuracy-optimal tree's F1 (it is one of the trees), and the same
  * holds for MCC and FM; the default positive class is the second. */
 static void test_metric_fit_beats_accuracy_tree(void **state)
@@ -284,6 +335,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metric_fit_f1_reference),
         cmocka_unit_test(test_metric_fit_beats_accuracy_tree),
+        cmocka_unit_test(test_metric_fit_f1_certified_by_weighted_errors),
         cmocka_unit_test(test_metric_fit_time_limit),
         cmocka_unit_test(test_metric_fit_cache_cap),
         cmocka_unit_test(test_metric_fit_refusals),
