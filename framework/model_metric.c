@@ -38,6 +38,7 @@ void pdt_model_metric_describe(pdt_buf *b, const pdt_model *m)
                    m->classes && m->positive < m->n_classes ? m->classes[m->positive] : "?",
                    (unsigned long long)c.tp, (unsigned long long)c.fp, (unsigned long long)c.fn,
                    (unsigned long long)c.tn);
+    if (m->front_points) pdt_buf_printf(b, "; Pareto front of (FP, FN): %zu points", m->front_points);
 }
 
 char *pdt_model_metric_summary(const pdt_model *model)
