@@ -240,7 +240,7 @@ void pdt_metric_decimal(pdt_buf *b, pdt_metric metric, const pdt_confusion *c, u
     mpq_init(q);
     int sign = 1;
     pdt_metric_exact(q, &sign, metric, c);
-    if (metric == PDT_METRIC_MCC) {
+    if (metric == PDT_METRIC_MCC || metric == PDT_METRIC_FM) { /* exact squares: the root */
         if (sign < 0) pdt_buf_puts(b, "-");
         sqrt_decimal(b, q, digits);
     } else {

@@ -85,8 +85,8 @@ void pdt_metric_exact(mpq_ptr out, int *sign, pdt_metric metric, const pdt_confu
 int pdt_metric_cmp(pdt_metric metric, const pdt_confusion *a, const pdt_confusion *b);
 /* The index of the front's point with the best metric (ties: the first). */
 size_t pdt_front_best(const pdt_front *f, pdt_metric metric, uint64_t positives, uint64_t negatives);
-/* The metric's value as a decimal (MCC: sign · √MCC², to `digits` places, rounded down in
- * magnitude); appended to b. */
+/* The metric's value as a decimal to `digits` places, rounded toward 0 (MCC: sign · √MCC²;
+ * FM: √FM²); appended to b. */
 void pdt_metric_decimal(pdt_buf *b, pdt_metric metric, const pdt_confusion *c, unsigned digits);
 
 #endif

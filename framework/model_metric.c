@@ -28,11 +28,15 @@ void pdt_model_metric_describe(pdt_buf *b, const pdt_model *m)
         pdt_buf_puts(b, " (mcc² ");
         pdt_buf_mpq(b, m->objective);
         pdt_buf_printf(b, ", sign %s)", m->mcc_sign < 0 ? "-" : m->mcc_sign > 0 ? "+" : "0");
+    } else if (m->metric == PDT_METRIC_FM) {
+        pdt_metric_decimal(b, m->metric, &c, 10);
+        pdt_buf_puts(b, " (fm² ");
+        pdt_buf_mpq(b, m->objective);
+        pdt_buf_puts(b, ")");
     } else {
         pdt_buf_mpq(b, m->objective);
         pdt_buf_puts(b, " ≈ ");
         pdt_metric_decimal(b, m->metric, &c, 10);
-        if (m->metric == PDT_METRIC_FM) pdt_buf_puts(b, " (Fowlkes–Mallows squared)");
     }
     pdt_buf_printf(b, "; positive class %s: TP %llu, FP %llu, FN %llu, TN %llu",
                    m->classes && m->positive < m->n_classes ? m->classes[m->positive] : "?",

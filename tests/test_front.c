@@ -147,6 +147,10 @@ static void test_front_decimals(void **state)
     pdt_metric_decimal(&b, PDT_METRIC_MCC, &wrong, 10);
     assert_string_equal(b.data, "-1");
     pdt_buf_clear(&b);
+    pdt_buf_init(&b);
+    pdt_metric_decimal(&b, PDT_METRIC_FM, &c, 6); /* √(9/20) = 0.670820393… */
+    assert_string_equal(b.data, "0.67082");
+    pdt_buf_clear(&b);
     pdt_metric m;
     assert_true(pdt_metric_parse(&m, "mcc") && m == PDT_METRIC_MCC);
     assert_false(pdt_metric_parse(&m, "F1"));
