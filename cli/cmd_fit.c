@@ -25,6 +25,9 @@ static cli_option fit_options[] = {
     {"sparse", 0, "ALPHA", "minimise errors/N + ALPHA·(branch nodes), ALPHA an exact decimal; no size "
                              "or depth limit needed with binary, axis or categorical rules", NULL},
     {"lexicographic", 0, NULL, "fewest branch nodes among the most accurate trees", NULL},
+    {"metric", 0, "NAME", "accuracy (default), f1, mcc or fm (Fowlkes-Mallows): two classes, the best "
+                          "tree of the Pareto front of (FP, FN); --rules binary", NULL},
+    {"positive", 0, "LABEL", "the positive class for --metric (default: the second class)", NULL},
     {"perfect", 0, "[=MODE]", "the smallest perfect tree (fewest training errors any tree can make): "
                               "MODE depth (default: least depth, then fewest branch nodes) or size "
                               "(fewest branch nodes, then least depth); --size/--depth are caps", NULL},
@@ -124,6 +127,16 @@ static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
     fo->no_memo = cli_flag(o, "no-memo");
     fo->sparse = cli_get(o, "sparse");
     fo->lexicographic = cli_flag(o, "lexicographic");
+    fo->positive = cli_get(o, "positive");
+    const char *metric = cli_get(o, "metric");
+    if (metric && !pdt_metric_parse(&fo->metric, metric)) {
+        fprintf(stderr, "pdt fit: option --metric: '%s' is not accuracy, f1, mcc or fm\n", metric);
+        return false;
+    }
+    if (fo->positive && fo->metric == PDT_METRIC_ACCURACY) {
+        fprintf(stderr, "pdt fit: option --positive: only with --metric f1, mcc or fm\n");
+        return false;
+    }
     fo->memo_megabytes = memo_mb;
     if (fo->max_size == PDT_UNLIMITED && fo->max_depth == PDT_UNLIMITED && !fo->perfect && !fo->sparse) {
         fprintf(stderr, "pdt fit: give --size K and/or --depth D, --sparse λ, or --perfect (try 'pdt fit --help')\n");
@@ -138,6 +151,9 @@ static void print_summary(const pdt_model *m)
     mpq_init(obj);
     pdt_model_objective(obj, m);
     char *text = mpq_get_str(NULL, 10, obj);
+    char *metric = pdt_model_metric_summary(m);
+    if (metric) printf("%s\n", metric);
+    free(metric);
     printf("objective %s (%s), %u branch nodes, depth %u, %.3f s\n", text ? text : "?",
            pdt_model_optimal(m) ? "optimal" : "NOT proven optimal: a limit was reached",
            pdt_model_size(m), pdt_model_depth(m), pdt_model_seconds(m));

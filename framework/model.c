@@ -42,6 +42,7 @@ void pdt_model_free(pdt_model **model)
     mpq_clear(m->objective);
     free(m->class_weights);
     free(m->sparse);
+    free(m->front);
     free(m->engine);
     free(m);
     *model = NULL;

@@ -53,11 +53,21 @@ struct pdt_model {
     char *sparse;         /* α of the sparse objective errors/N + α·size as given, or NULL */
     bool lexicographic;   /* fewest branch nodes among the most accurate trees */
     pdt_perfect_info perfect; /* mode PDT_PERFECT_NONE: not a perfect fit */
+    /* A metric fit (issue 10; PDT_METRIC_ACCURACY: none): the objective is F1, FM² or MCC²
+     * of the tree's confusion counts {TP, FP, FN, TN}, positive the positive class. */
+    pdt_metric metric;
+    uint32_t positive;
+    uint64_t confusion[4];
+    int mcc_sign;         /* the sign of TP·TN − FP·FN (MCC) */
+    size_t front_points;  /* points on the root's Pareto front (0: not known) */
+    uint32_t *front;      /* NULL, or the front: front_points (FP, FN) pairs, FP ascending */
     char *engine;         /* "fused", "combinations", "binary" ... */
     double seconds;
     pdt_search_stats stats;
 };
 
+/* Appends a metric fit's value, positive class and confusion counts (model_metric.c). */
+void pdt_model_metric_describe(pdt_buf *b, const pdt_model *m);
 /* Allocates an empty model (all pointers NULL, objective 0). */
 pdt_status pdt_model_alloc(pdt_model **out, pdt_error *err);
 /* Recomputes size and depth from nodes. */

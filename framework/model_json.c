@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "front.h"
 #include "model_impl.h"
 
 /* Builder state: the first failure is reported, later ones are ignored. */
@@ -255,6 +256,55 @@ static json_t *js_stats(jsave *s)
     return o;
 }
 
+/* A metric fit (issue 10): the metric's value, exact, and the counts it comes from. */
+static json_t *js_metric(jsave *s)
+{
+    const pdt_model *m = s->m;
+    json_t *o = json_object(), *c = json_object();
+    js_put(s, o, "name", json_string(pdt_metric_name(m->metric)));
+    js_put(s, o, "positive", js_str(s, m->classes[m->positive], "the positive class"));
+    pdt_buf b;
+    pdt_buf_init(&b);
+    pdt_confusion cf = {m->confusion[0], m->confusion[1], m->confusion[2], m->confusion[3]};
+    pdt_metric_decimal(&b, m->metric, &cf, 15);
+    js_put(s, o, "value", b.failed ? js_fail(s, PDT_ENOMEM, "") : json_string(b.data));
+    pdt_buf_clear(&b);
+    if (m->metric == PDT_METRIC_MCC) {
+        js_put(s, o, "mcc_squared", js_mpq(s, m->objective, false));
+        js_put(s, o, "mcc_sign", json_integer(m->mcc_sign));
+    } else {
+        js_put(s, o, "exact", js_mpq(s, m->objective, false));
+    }
+    static const char *const keys[4] = {"tp", "fp", "fn", "tn"};
+    for (int k = 0; k < 4; k++) js_put(s, c, keys[k], js_u64(s, m->confusion[k]));
+    js_put(s, o, "confusion", c);
+    if (m->front_points) js_put(s, o, "front_points", js_u64(s, m->front_points));
+    if (m->front) {
+        json_t *f = json_array();
+        for (size_t i = 0; i < m->front_points; i++) {
+            json_t *pt = json_array();
+            js_append(s, pt, json_integer(m->front[2 * i]));
+            js_append(s, pt, json_integer(m->front[2 * i + 1]));
+            js_append(s, f, pt);
+        }
+        js_put(s, o, "front", f);
+    }
+    return o;
+}
+
+/* MCC's objective is a decimal (its exact square is in "metric"). */
+static json_t *js_objective_of(jsave *s, const pdt_model *m)
+{
+    if (m->metric != PDT_METRIC_MCC) return js_objective(s, m->objective);
+    pdt_buf b;
+    pdt_buf_init(&b);
+    pdt_confusion cf = {m->confusion[0], m->confusion[1], m->confusion[2], m->confusion[3]};
+    pdt_metric_decimal(&b, m->metric, &cf, 15);
+    json_t *v = b.failed ? js_fail(s, PDT_ENOMEM, "") : json_string(b.data);
+    pdt_buf_clear(&b);
+    return v;
+}
+
 static json_t *js_document(jsave *s)
 {
     const pdt_model *m = s->m;
@@ -264,7 +314,8 @@ static json_t *js_document(jsave *s)
     js_put(s, doc, "pdt", json_string(PDT_VERSION_STRING));
     js_put(s, doc, "problem", js_str(s, m->problem ? m->problem : "classification", "the problem"));
     js_put(s, doc, "rules", js_str(s, m->families ? m->families : "", "the rule families"));
-    js_put(s, doc, "objective", js_objective(s, m->objective));
+    js_put(s, doc, "objective", js_objective_of(s, m));
+    if (m->metric != PDT_METRIC_ACCURACY) js_put(s, doc, "metric", js_metric(s));
     js_put(s, doc, "optimal", json_boolean(m->optimal));
     js_put(s, doc, "size", json_integer(m->size));
     js_put(s, doc, "depth", json_integer(m->depth));

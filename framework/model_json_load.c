@@ -637,7 +637,8 @@ static pdt_status read_document(mload *L, const json_t *doc)
     TRY(read_objective(L, doc));
     TRY(pdt_json_bool(&L->j, &L->m->optimal, doc, "optimal", true));
     TRY(read_tree(L, doc));
-    return check_summary(L, doc);
+    TRY(check_summary(L, doc));
+    return pdt_model_json_metric(L, doc);
 }
 
 static json_t *parse_file(const char *path, pdt_error *err)

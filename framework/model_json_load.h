@@ -28,4 +28,8 @@ pdt_status pdt_model_json_nomem(mload *L);
  * class, and shared with an equal rule already loaded; *index into m->rules. */
 pdt_status pdt_model_json_rule(mload *L, int32_t *index, const json_t *obj);
 
+/* The optional "metric" member (model_json_metric.c), checked against the tree
+ * already read; sets the model's metric, positive class, counts and objective. */
+pdt_status pdt_model_json_metric(mload *L, const json_t *doc);
+
 #endif

@@ -91,6 +91,12 @@ static void write_header(const pdt_model *m, FILE *out)
             m->problem ? m->problem : "classification", obj.data ? obj.data : "?", m->size,
             m->depth, m->optimal ? "optimal" : "not proven optimal");
     pdt_buf_clear(&obj);
+    if (m->metric != PDT_METRIC_ACCURACY) {
+        pdt_buf_init(&obj);
+        pdt_model_metric_describe(&obj, m);
+        fprintf(out, "metric: %s\n", obj.data ? obj.data : "?");
+        pdt_buf_clear(&obj);
+    }
     const pdt_perfect_info *p = &m->perfect;
     if (p->mode == PDT_PERFECT_NONE) return;
     bool by_depth = p->mode == PDT_PERFECT_DEPTH;

@@ -277,6 +277,13 @@ typedef void (*pdt_progress_fn)(void *user, const pdt_progress *p);
  * sparse and lexicographic are refused with it. */
 typedef enum pdt_perfect_mode { PDT_PERFECT_NONE = 0, PDT_PERFECT_DEPTH, PDT_PERFECT_SIZE } pdt_perfect_mode;
 
+/* What a two-class fit maximises (issue 10): accuracy is the sum of leaf costs;
+ * the others are chosen at the root over the Pareto front of (FP, FN). */
+typedef enum { PDT_METRIC_ACCURACY = 0, PDT_METRIC_F1, PDT_METRIC_MCC, PDT_METRIC_FM } pdt_metric;
+const char *pdt_metric_name(pdt_metric metric);
+/* "accuracy", "f1", "mcc", "fm" → the metric; false for anything else. */
+bool pdt_metric_parse(pdt_metric *out, const char *name);
+
 typedef struct pdt_fit_options {
     const char *rules;            /* family or comma list: "axis", "hyperplane", "axis,hyperplane" */
     pdt_rule_params rule_params;
@@ -301,6 +308,10 @@ typedef struct pdt_fit_options {
     /* appended in 0.1 (issue 16): */
     const volatile sig_atomic_t *stop; /* when *stop turns non-zero (a signal handler) the search
                                           ends as at the time limit: best tree so far, not optimal */
+    /* appended in 0.1 (issue 10): */
+    pdt_metric metric;            /* PDT_METRIC_ACCURACY: misclassifications as above */
+    const char *positive;         /* the positive class's name for F1/MCC/FM (NULL: the second
+                                     class in the data's order) */
 } pdt_fit_options;
 
 void pdt_fit_options_init(pdt_fit_options *opt);
@@ -313,6 +324,14 @@ void pdt_model_free(pdt_model **model);
 
 /* The optimum: misclassifications (weighted when class weights are given). */
 void pdt_model_objective(mpq_ptr out, const pdt_model *model);
+/* A metric fit (pdt_fit_options.metric): the metric, the positive class and
+ * the chosen tree's confusion counts {TP, FP, FN, TN}; false for an accuracy fit.
+ * The objective is then F1, FM² or MCC² (exact), MCC's sign in *mcc_sign (may be NULL). */
+bool pdt_model_metric(const pdt_model *model, pdt_metric *metric, uint32_t *positive,
+                      uint64_t confusion[4], int *mcc_sign);
+/* A metric fit's value in words ("f1 1246/1383 ≈ 0.9009399855; positive class 1: TP …"),
+ * malloc'd (release with free); NULL for an accuracy fit or when memory ran out. */
+char *pdt_model_metric_summary(const pdt_model *model);
 bool pdt_model_optimal(const pdt_model *model);   /* proven optimal (no limit hit) */
 uint32_t pdt_model_size(const pdt_model *model);  /* branch nodes */
 uint32_t pdt_model_depth(const pdt_model *model); /* branch levels; a single leaf has depth 0 */

@@ -75,6 +75,9 @@ typedef enum {
  * on categorical columns (axis), so it mixes with a categorical family. */
 #define PDT_CATEGORICAL 0x8u
 #define PDT_SKIPS_CATEGORICAL 0x10u
+/* The family's solve slot fits the two-class metrics F1, MCC and FM
+ * (pdt_fit_options.metric, issue 10) through Pareto fronts. */
+#define PDT_METRICS 0x20u
 
 /* An exact, dataset-independent rule, as stored in a model: the class plus
  * integer and rational parameters whose meaning the class defines. */

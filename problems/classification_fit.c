@@ -5,6 +5,7 @@
 
 #include "bitset.h"
 #include "classification.h"
+#include "front.h"
 
 void pdt_fit_options_init(pdt_fit_options *opt)
 {
@@ -235,6 +236,9 @@ pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
                                  "families that test categories: %s has categorical columns",
                                  numeric, pdt_dataset_name(ds));
     }
+    if (opt->perfect && opt->metric != PDT_METRIC_ACCURACY)
+        return pdt_error_set(err, PDT_EINVAL, "option --metric %s: not with --perfect (one objective at a time)",
+                             pdt_metric_name(opt->metric));
     return opt->perfect ? cls_fit_perfect(out, ds, opt, err) : cls_fit(out, ds, opt, err);
 }
 
@@ -244,6 +248,12 @@ pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     pdt_status st = check_input(ds, opt, err);
     if (st) return st;
     const pdt_rule_class *backend = backend_of(opt);
+    if (opt->metric != PDT_METRIC_ACCURACY && !(backend && (backend->flags & PDT_METRICS)))
+        return pdt_error_set(err, PDT_EINVAL, "option --metric %s: supported by the binary family so far "
+                             "(--rules binary, engine auto or backend); rule family %s, engine %s has no "
+                             "Pareto fronts yet", pdt_metric_name(opt->metric), opt->rules ? opt->rules : "axis",
+                             opt->engine == PDT_ENGINE_FUSED ? "fused" : opt->engine == PDT_ENGINE_COMBINATIONS
+                             ? "combinations" : "auto");
     const char *declined = backend && backend->solve_declines ? backend->solve_declines(ds, opt) : NULL;
     if (declined) {
         if (opt->engine == PDT_ENGINE_BACKEND)

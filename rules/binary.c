@@ -130,7 +130,7 @@ PDT_DEFINE_RULE(binary) = {
     .name = "binary",
     .description = "binary features: x = 0 on 0/1 columns, thresholds x ≤ t on numeric ones "
                    "(onehot=COL:COL for categories); MurTree-class backend",
-    .flags = PDT_EXACT | PDT_REGION_BY_ITEMS | PDT_CATEGORICAL,
+    .flags = PDT_EXACT | PDT_REGION_BY_ITEMS | PDT_CATEGORICAL | PDT_METRICS,
     .generate = binary_generate,
     .sides = binary_sides,
     .export_rule = binary_export,

@@ -60,4 +60,14 @@ uint32_t bs_leaf(const bs_data *d, const uint64_t *items, uint32_t *label);
 /* The plugin's solve slot: the optimal tree on the binarised data (backends/murtree/binary_fit.c). */
 pdt_status bs_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 
+/* Metric fits (opt->metric not accuracy; backends/murtree/binary_front_fit.c):
+ * the options checked and the positive class's index; the fit; the root's
+ * whole Pareto front of (FP, FN) (appended to *out, a struct pdt_front). */
+struct pdt_front;
+pdt_status bs_metric_check(uint32_t *positive, const pdt_dataset *ds, const pdt_fit_options *opt,
+                           pdt_error *err);
+pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+pdt_status bs_metric_front(struct pdt_front *out, uint32_t *positive, const pdt_dataset *ds,
+                           const pdt_fit_options *opt, pdt_error *err);
+
 #endif

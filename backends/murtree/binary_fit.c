@@ -316,6 +316,7 @@ pdt_status bs_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
     *out = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (opt->metric != PDT_METRIC_ACCURACY) return bs_fit_metric(out, ds, opt, err);
     pdt_status st = check_options(ds, opt, err);
     if (st) return st;
     if (opt->sparse && opt->max_depth == PDT_UNLIMITED && opt->max_size == PDT_UNLIMITED) {

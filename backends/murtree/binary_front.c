@@ -1,0 +1,283 @@
+/* The front of (FP, FN) of every tree on a subproblem (items, depth ≤ d,
+ * ≤ n branch nodes) — the Pareto search of Demirović & Stuckey for two classes:
+ *   F(D, 0 or n = 0)  = the leaf's two points: predict positive (FP = negatives
+ *                       of D, FN = 0) and predict negative (FP = 0, FN = positives);
+ *   F(D, d, n)        = F(D, leaf) ∪ ⋃_f ⋃_{nl} F(D∧¬f, d−1, nl) ⊕ F(D∧f, d−1, n−1−nl),
+ * ⊕ the Minkowski sum, every union filtered to its nondominated points (front.h).
+ * Fronts of depth ≥ 2 are cached by item set and limits; depth 1 is computed
+ * from the class counts of D∧f directly.  Each point remembers its root
+ * feature and budget (how) and its child points (left, right), so the caller
+ * rebuilds any tree of the front by solving the children again (cache hits,
+ * or the same deterministic depth-1 computation). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "binary_front.h"
+#include "binary_search.h"
+#include "bitset.h"
+
+#include "binary_front_impl.h"
+
+void fr_normalise(uint32_t *d, uint32_t *n) { bs_normalise(d, n); }
+
+pdt_status fr_failed(const fr_search *s) { return s->failed; }
+
+void fr_arm(fr_search *s, bool armed) { s->disarmed = !armed; }
+
+void fr_clear_deadline(fr_search *s)
+{
+    s->has_deadline = false;
+    s->stop = NULL;
+    if (s->failed == PDT_ELIMIT) s->failed = PDT_OK;
+}
+const fr_stats *fr_search_stats(const fr_search *s) { return &s->stats; }
+uint32_t fr_positive(const fr_search *s) { return s->positive; }
+
+pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, size_t cache_bytes,
+                  double time_limit, const volatile sig_atomic_t *stop, pdt_error *err)
+{
+    fr_search *s = calloc(1, sizeof *s);
+    if (!s) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    s->limit = cache_bytes;
+    s->data = data;
+    s->W = data->words;
+    s->positive = positive;
+    s->pos = data->cls + (size_t)positive * data->words;
+    s->neg = data->cls + (size_t)(1 - positive) * data->words;
+    s->stop = stop;
+    s->n_slots = 1024;
+    s->slots = calloc(s->n_slots, sizeof *s->slots);
+    bool ok = s->slots != NULL;
+    for (size_t k = 0; k <= FR_MAX_DEPTH && ok; k++) {
+        s->levels[k].l = calloc(2 * s->W + 1, sizeof(uint64_t));
+        s->levels[k].r = s->levels[k].l ? s->levels[k].l + s->W : NULL;
+        s->levels[k].seen = calloc((data->nf + 1) * s->W + 1, sizeof(uint64_t));
+        s->levels[k].seen_hash = calloc(data->nf + 1, sizeof(uint64_t));
+        ok = s->levels[k].l != NULL && s->levels[k].seen && s->levels[k].seen_hash &&
+             pdt_front_acc_init(&s->levels[k].acc, pdt_bits_and_count(data->all, s->neg, data->words));
+    }
+    ok = ok && fr_scratch_init(s);
+    if (time_limit > 0) {
+        s->has_deadline = true;
+        clock_gettime(CLOCK_MONOTONIC, &s->deadline);
+        s->deadline.tv_sec += (time_t)time_limit;
+        s->deadline.tv_nsec += (long)((time_limit - (double)(time_t)time_limit) * 1e9);
+        if (s->deadline.tv_nsec >= 1000000000L) s->deadline.tv_sec++, s->deadline.tv_nsec -= 1000000000L;
+    }
+    *out = s;
+    if (!ok) {
+        fr_free(out);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    return PDT_OK;
+}
+
+void fr_free(fr_search **sp)
+{
+    fr_search *s = *sp;
+    if (!s) return;
+    for (size_t i = 0; i < s->n_slots; i++)
+        if (s->slots[i]) {
+            pdt_front_clear(&s->slots[i]->front);
+            free(s->slots[i]->key);
+            free(s->slots[i]);
+        }
+    free(s->slots);
+    fr_scratch_clear(s);
+    for (size_t k = 0; k <= FR_MAX_DEPTH; k++) {
+        free(s->levels[k].l);
+        free(s->levels[k].seen), free(s->levels[k].seen_hash);
+        pdt_front_clear(&s->levels[k].fl);
+        pdt_front_clear(&s->levels[k].fr);
+        pdt_front_acc_clear(&s->levels[k].acc);
+    }
+    free(s);
+    *sp = NULL;
+}
+
+/* ------------------------------------------------------------ the cache */
+
+static fr_entry **slot_of(fr_search *s, const uint64_t *items, uint64_t hash, uint32_t d, uint32_t n)
+{
+    size_t mask = s->n_slots - 1, i = (size_t)hash & mask;
+    for (;; i = (i + 1) & mask) {
+        fr_entry *e = s->slots[i];
+        if (!e || (e->hash == hash && e->d == d && e->n == n && memcmp(e->key, items, s->W * 8) == 0))
+            return &s->slots[i];
+    }
+}
+
+static bool grow_table(fr_search *s)
+{
+    size_t n = s->n_slots * 2;
+    fr_entry **old = s->slots, **slots = calloc(n, sizeof *slots);
+    if (!slots) return false;
+    size_t old_n = s->n_slots;
+    s->slots = slots;
+    s->n_slots = n;
+    for (size_t i = 0; i < old_n; i++)
+        if (old[i]) *slot_of(s, old[i]->key, old[i]->hash, old[i]->d, old[i]->n) = old[i];
+    free(old);
+    return true;
+}
+
+static fr_entry *new_entry(fr_search *s, const uint64_t *items, uint64_t hash, uint32_t d, uint32_t n)
+{
+    if (2 * (s->n_entries + 1) > s->n_slots && !grow_table(s)) return NULL;
+    fr_entry *e = calloc(1, sizeof *e);
+    uint64_t *key = malloc(s->W * 8 + 8);
+    if (!e || !key) {
+        free(e), free(key);
+        return NULL;
+    }
+    memcpy(key, items, s->W * 8);
+    *e = (fr_entry){.hash = hash, .d = d, .n = n, .key = key};
+    *slot_of(s, items, hash, d, n) = e;
+    s->n_entries++;
+    s->stats.cache_fronts++;
+    return e;
+}
+
+/* ------------------------------------------------------------ fronts */
+
+bool fr_leaf_front(pdt_front *f, uint32_t p, uint32_t q)
+{
+    f->n = 0;
+    bool ok = pdt_front_push(f, 0, p, FR_LEAF_NEG, 0, 0) && pdt_front_push(f, q, 0, FR_LEAF_POS, 0, 0);
+    pdt_front_filter(f);
+    return ok;
+}
+
+bool fr_stopped(fr_search *s)
+{
+    if (s->failed) return true;
+    if (++s->tick % 256 || s->disarmed) return false;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((s->stop && *s->stop) ||
+        (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
+                             (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec))))
+        s->failed = PDT_ELIMIT;
+    return s->failed != 0;
+}
+
+/* Depth 1 (n ≥ 1): the class counts of D∧g for every g, then fr_front_of_counts. */
+static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q)
+{
+    const size_t W = s->W;
+    for (size_t g = 0; g < s->data->nf; g++) {
+        const uint64_t *col = s->data->cols + g * W;
+        uint32_t p1 = 0, q1 = 0;
+        for (size_t k = 0; k < W; k++) {
+            uint64_t x = items[k] & col[k];
+            p1 += (uint32_t)__builtin_popcountll(x & s->pos[k]);
+            q1 += (uint32_t)__builtin_popcountll(x & s->neg[k]);
+        }
+        s->d1p[g] = p1, s->d1q[g] = q1;
+    }
+    return fr_front_of_counts(s, f, &s->levels[1].acc, p, q, s->d1p, s->d1q);
+}
+
+/* The split (l, r) was tried at this node already, as (l, r) or as (r, l): its
+ * sums are the same points (the budget range is symmetric) with a larger how,
+ * so they change nothing.  Otherwise r is remembered. */
+static bool seen_split(fr_search *s, fr_level *here, size_t *n_seen, const uint64_t *l, const uint64_t *r)
+{
+    const size_t W = s->W;
+    uint64_t hl = bc_hash(l, W), hr = bc_hash(r, W);
+    for (size_t i = 0; i < *n_seen; i++) {
+        const uint64_t *x = here->seen + i * W;
+        if ((here->seen_hash[i] == hr && memcmp(x, r, W * 8) == 0) ||
+            (here->seen_hash[i] == hl && memcmp(x, l, W * 8) == 0))
+            return true;
+    }
+    memcpy(here->seen + *n_seen * W, r, W * 8);
+    here->seen_hash[(*n_seen)++] = hr;
+    return false;
+}
+
+static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
+                          uint32_t d, uint32_t n)
+{
+    if (d == 2) return fr_depth2_front(s, f, items, p, q, n);
+    const size_t W = s->W;
+    fr_level *lv = &s->levels[d - 1];
+    pdt_front_acc *acc = &s->levels[d].acc;
+    pdt_front_acc_add(acc, 0, p, FR_LEAF_NEG, 0, 0);
+    pdt_front_acc_add(acc, q, 0, FR_LEAF_POS, 0, 0);
+    uint32_t cap = bs_cap(d - 1);
+    size_t n_seen = 0;
+    for (size_t g = 0; g < s->data->nf; g++) {
+        const uint64_t *col = s->data->cols + g * W;
+        bool el = true, er = true;
+        for (size_t k = 0; k < W; k++) {
+            lv->l[k] = items[k] & ~col[k];
+            lv->r[k] = items[k] & col[k];
+            el &= lv->l[k] == 0, er &= lv->r[k] == 0;
+        }
+        if (el || er) continue;
+        if (seen_split(s, &s->levels[d], &n_seen, lv->l, lv->r)) {
+            s->stats.pruned++;
+            continue;
+        }
+        uint32_t lo = n - 1 > cap ? n - 1 - cap : 0, hi = n - 1 < cap ? n - 1 : cap;
+        for (uint32_t nl = lo; nl <= hi; nl++) {
+            const pdt_front *a = fr_solve(s, &lv->fl, lv->l, d - 1, nl);
+            const pdt_front *b = a ? fr_solve(s, &lv->fr, lv->r, d - 1, n - 1 - nl) : NULL;
+            if (!b) {
+                pdt_front_acc_take(f, acc, q); /* leaves the accumulator empty */
+                return false;
+            }
+            pdt_front_acc_add_sums(acc, a, b, (uint32_t)g << 8 | nl);
+            s->stats.sums++;
+        }
+        if (acc->best[0].fn == 0) { /* a perfect tree: every later point is dominated or a later tie */
+            s->stats.pruned += s->data->nf - 1 - g;
+            break;
+        }
+    }
+    return pdt_front_acc_take(f, acc, q);
+}
+
+const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *items, uint32_t d, uint32_t n)
+{
+    if (fr_stopped(s)) return NULL;
+    fr_normalise(&d, &n);
+    s->stats.subproblems++;
+    uint32_t p = pdt_bits_and_count(items, s->pos, s->W), q = pdt_bits_and_count(items, s->neg, s->W);
+    bool ok;
+    if (d == 0 || n == 0 || p == 0 || q == 0) { /* a pure set: the leaf is perfect */
+        ok = fr_leaf_front(scratch, p, q);
+    } else if (d == 1) {
+        ok = depth1_front(s, scratch, items, p, q);
+    } else {
+        uint64_t hash = bc_hash(items, s->W);
+        fr_entry **slot = slot_of(s, items, hash, d, n);
+        if (*slot) {
+            s->stats.cache_hits++;
+            return &(*slot)->front;
+        }
+        pdt_front f;
+        pdt_front_init(&f);
+        ok = general_front(s, &f, items, p, q, d, n);
+        size_t bytes = sizeof(fr_entry) + s->W * 8 + f.cap * sizeof *f.p + 2 * sizeof(fr_entry *);
+        if (ok && s->bytes + bytes > s->limit) { /* the cache is full: the caller's scratch holds it */
+            pdt_front_clear(scratch);
+            *scratch = f;
+            s->stats.uncached++;
+            return scratch;
+        }
+        fr_entry *e = ok ? new_entry(s, items, hash, d, n) : NULL;
+        if (!e) {
+            pdt_front_clear(&f);
+            if (!s->failed) s->failed = PDT_ENOMEM;
+            return NULL;
+        }
+        e->front = f;
+        s->bytes += bytes;
+        s->stats.cache_points += f.n;
+        return &e->front;
+    }
+    if (!ok && !s->failed) s->failed = PDT_ENOMEM;
+    return ok ? scratch : NULL;
+}
