@@ -77,8 +77,9 @@ def test_time_limit_keeps_the_best_tree():
 
 
 def test_problem_searches_are_interruptible_too():
-    """The k-D tree of 30 points in 3-D: about 3 s uninterrupted (measured 2.85 s)."""
-    X = np.random.default_rng(2).integers(0, 1000, (30, 3)).astype(float)
+    """The k-D tree of 70 points in 3-D: not proven in 20 s (beyond the compact
+    point-set keys of issue 14, which made 30 points instant)."""
+    X = np.random.default_rng(2).integers(0, 1000, (70, 3)).astype(float)
     sent = []
     timer = threading.Timer(0.3, lambda: (sent.append(time.monotonic()), _thread.interrupt_main()))
     timer.start()
