@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sparse trees without a depth limit (issue 12): `pdt fit --sparse λ` with the
-# branch search (backends/branches/) beside Branches (Chaouki, Read, Bifet),
+# branch search (backends/discrete/) beside Branches (Chaouki, Read, Bifet),
 # whose answers and times on this machine kind are in
 # shared/data/categorical/REFERENCE_BRANCHES.tsv (split multiway: pdt --rules
 # categorical; onehot: pdt --rules binary, one-hot tests x ≠ v).  Then the

@@ -6,9 +6,9 @@
  * A standalone rule has one integer (the column) and no rationals; routing
  * reads the column's category code (the model's: prediction maps names).
  * The generic engine splits in two, so these rules are fitted by their
- * backend only (backends/branches/: numeric columns alongside are cut by
+ * backend only (backends/discrete/: numeric columns alongside are cut by
  * thresholds x ≤ t, which the model stores as binary rules). */
-#include "../backends/branches/branches.h"
+#include "../backends/discrete/discrete.h"
 #include "pdt_plugin.h"
 
 static pdt_status categorical_generate(void **state, pdt_rule_list *out, const pdt_dataset *ds,
@@ -76,7 +76,7 @@ PDT_DEFINE_RULE(categorical) = {
     .generate = categorical_generate,
     .describe = categorical_describe,
     .validate = categorical_validate,
-    .solve = br_fit_categorical,
+    .solve = dc_fit_categorical,
     .route = categorical_route,
     .describe_way = categorical_describe_way,
 };

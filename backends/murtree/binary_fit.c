@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "binary_search.h"
-#include "../branches/branches.h"
+#include "../discrete/discrete.h"
 #include "bitset.h"
 #include "../../problems/classification.h"
 #include "model_impl.h"
@@ -323,7 +323,7 @@ pdt_status bs_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
         if (opt->lexicographic)
             return pdt_error_set(err, PDT_EINVAL, "options --sparse and --lexicographic without a limit: "
                                  "one objective at a time");
-        return br_fit_binary(out, ds, opt, err); /* no limit: the branch search (backends/branches/) */
+        return dc_fit_binary(out, ds, opt, err); /* no limit: the branch search (backends/discrete/) */
     }
     fit_state fs = {.ds = ds, .opt = opt, .err = err};
     mpq_t alpha;

@@ -1,4 +1,4 @@
-/* The branch search (branches.c) for two rule families: the categorical
+/* The branch search (discrete.c) for two rule families: the categorical
  * family's multiway splits (one way per category of a column; numeric columns
  * cut by thresholds, two ways), and the binary family's --sparse without a
  * depth or size limit.  Builds the problem's integer costs from the options
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "branches.h"
+#include "discrete.h"
 #include "../../problems/classification.h"
 #include "../../rules/binary_impl.h"
 #include "model_impl.h"
@@ -17,7 +17,7 @@
 /* err_cost and split_cost: λ = a/b on N rows costs b per error, a·N per
  * branch node (errors/N + λ·nodes, times N·b).  Without λ: N + 1 per error,
  * 1 per node, so the fewest errors come first, then the fewest nodes. */
-static pdt_status costs(br_problem *p, mpq_ptr lambda, const pdt_fit_options *opt, pdt_error *err)
+static pdt_status costs(dc_problem *p, mpq_ptr lambda, const pdt_fit_options *opt, pdt_error *err)
 {
     uint64_t n = p->n;
     if (!opt->sparse) {
@@ -50,29 +50,29 @@ static pdt_status costs(br_problem *p, mpq_ptr lambda, const pdt_fit_options *op
 
 /* How a search feature reads the data: a categorical column's code, or a
  * binarised feature's bit. */
-typedef struct br_feature {
+typedef struct dc_feature {
     uint32_t column;
     int32_t bin;  /* index into the encoding, -1 for a categorical column */
-} br_feature;
+} dc_feature;
 
-typedef struct br_fit {
+typedef struct dc_fit {
     const pdt_dataset *ds;
     const pdt_fit_options *opt;
     bin_encoding enc;
-    br_feature *feat;
+    dc_feature *feat;
     uint16_t *x, *k;
     uint32_t *y;
-    br_problem p;
-    br_result r;
+    dc_problem p;
+    dc_result r;
     mpq_t lambda;
     pdt_model *m;
     int32_t *rule_of; /* feature -> model rule + 1 */
     pdt_error *err;
-} br_fit;
+} dc_fit;
 
 /* The features: categorical columns (multiway) when `multiway`, and the
  * binarised features of the other columns (of every column otherwise). */
-static pdt_status make_features(br_fit *f, bool multiway)
+static pdt_status make_features(dc_fit *f, bool multiway)
 {
     const pdt_dataset *ds = f->ds;
     size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds), nf = 0;
@@ -85,11 +85,11 @@ static pdt_status make_features(br_fit *f, bool multiway)
         if (k > 65535)
             return pdt_error_set(f->err, PDT_ELIMIT, "column \"%s\": %zu categories (at most 65535)",
                                  pdt_dataset_feature_name(ds, j), k);
-        if (k >= 2 && pdt_dataset_distinct(ds, j) >= 2) f->feat[nf++] = (br_feature){(uint32_t)j, -1};
+        if (k >= 2 && pdt_dataset_distinct(ds, j) >= 2) f->feat[nf++] = (dc_feature){(uint32_t)j, -1};
     }
     for (size_t b = 0; b < f->enc.n; b++)
         if (!multiway || !pdt_dataset_is_categorical(ds, f->enc.f[b].column))
-            f->feat[nf++] = (br_feature){f->enc.f[b].column, (int32_t)b};
+            f->feat[nf++] = (dc_feature){f->enc.f[b].column, (int32_t)b};
     if (nf > 65535)
         return pdt_error_set(f->err, PDT_ELIMIT, "%zu features: the branch search takes at most 65535", nf);
     f->x = malloc((n * nf + 1) * sizeof *f->x);
@@ -101,12 +101,12 @@ static pdt_status make_features(br_fit *f, bool multiway)
     for (size_t i = 0; i < n; i++) {
         f->y[i] = pdt_dataset_label(ds, i);
         for (size_t t = 0; t < nf; t++) {
-            const br_feature *g = &f->feat[t];
+            const dc_feature *g = &f->feat[t];
             f->x[i * nf + t] = g->bin < 0 ? (uint16_t)pdt_dataset_value(ds, i, g->column)
                                           : (uint16_t)bin_value(&f->enc, ds, (size_t)g->bin, i);
         }
     }
-    f->p = (br_problem){.n = n, .nf = nf, .nc = pdt_dataset_classes(ds), .x = f->x, .k = f->k, .y = f->y,
+    f->p = (dc_problem){.n = n, .nf = nf, .nc = pdt_dataset_classes(ds), .x = f->x, .k = f->k, .y = f->y,
                         .max_depth = f->opt->max_depth, .memo_bytes = f->opt->memo_megabytes << 20,
                         .time_limit = f->opt->time_limit, .stop = f->opt->stop};
     return costs(&f->p, f->lambda, f->opt, f->err);
@@ -121,11 +121,11 @@ static pdt_status categorical_rule(pdt_rule *rule, uint32_t column, pdt_error *e
     return st;
 }
 
-static pdt_status model_rule(br_fit *f, uint32_t t, int32_t *index)
+static pdt_status model_rule(dc_fit *f, uint32_t t, int32_t *index)
 {
     pdt_model *m = f->m;
     if (!f->rule_of[t]) {
-        const br_feature *g = &f->feat[t];
+        const dc_feature *g = &f->feat[t];
         pdt_status st = g->bin < 0 ? categorical_rule(&m->rules[m->n_rules], g->column, f->err)
                                    : bin_export(&m->rules[m->n_rules], &f->enc, f->ds, (size_t)g->bin, f->err);
         if (st) return st;
@@ -136,10 +136,10 @@ static pdt_status model_rule(br_fit *f, uint32_t t, int32_t *index)
 }
 
 /* The search's tree (children consecutive, after their parent) as the model's. */
-static pdt_status make_tree(br_fit *f)
+static pdt_status make_tree(dc_fit *f)
 {
     pdt_model *m = f->m;
-    const br_result *r = &f->r;
+    const dc_result *r = &f->r;
     size_t nn = r->n_nodes, nc = m->n_classes;
     m->nodes = calloc(nn, sizeof *m->nodes);
     m->counts = calloc(nn * nc, sizeof *m->counts);
@@ -151,10 +151,10 @@ static pdt_status make_tree(br_fit *f)
     m->n_nodes = nn;
     memcpy(m->counts, r->counts, nn * nc * sizeof *m->counts);
     for (size_t i = 0; i < nn; i++) {
-        const br_node *b = &r->nodes[i];
+        const dc_node *b = &r->nodes[i];
         pdt_tree_node *t = &m->nodes[i];
         *t = (pdt_tree_node){.left = -1, .right = -1, .rule = -1, .label = b->label, .n_items = b->n_items};
-        if (b->feature == BR_LEAF) continue;
+        if (b->feature == DC_LEAF) continue;
         pdt_status st = model_rule(f, b->feature, &t->rule);
         if (st) return st;
         if (f->feat[b->feature].bin >= 0) { /* a binary feature: code 0 is the rule's left side */
@@ -174,7 +174,7 @@ static pdt_status make_tree(br_fit *f)
     return PDT_OK;
 }
 
-static void set_objective(br_fit *f)
+static void set_objective(dc_fit *f)
 {
     pdt_model *m = f->m;
     mpq_set_ui(m->objective, (unsigned long)m->misclassifications, 1);
@@ -189,29 +189,29 @@ static void set_objective(br_fit *f)
     mpq_clear(t);
 }
 
-/* Binary features: the MurTree-class backend's optimum at depth <= BR_WARM
+/* Binary features: the MurTree-class backend's optimum at depth <= DC_WARM
  * (fast) is the answer when a time limit stops the unlimited search with a
  * costlier tree.  It is not given to the search as a bound: budgets that
  * tight from the start leave subproblems with lower bounds instead of optima
  * and cost more re-solving than they prune (monk2 one-hot, λ = 0.001: 1.2 s
  * without, 3.9 s with). */
-#define BR_WARM 4
+#define DC_WARM 4
 
-static pdt_status warm_start(br_fit *f, pdt_model **warm)
+static pdt_status warm_start(dc_fit *f, pdt_model **warm)
 {
     pdt_fit_options o = *f->opt;
-    o.max_depth = BR_WARM;
+    o.max_depth = DC_WARM;
     if (o.time_limit <= 0 || o.time_limit > 10) o.time_limit = 10; /* an incumbent, not the answer */
     return bs_fit(warm, f->ds, &o, f->err);
 }
 
 /* The warm start as the answer of the unlimited fit. */
-static pdt_status adopt(br_fit *f, pdt_model **warm)
+static pdt_status adopt(dc_fit *f, pdt_model **warm)
 {
     pdt_model *m = *warm;
     m->max_depth = f->opt->max_depth;
     free(m->engine);
-    m->engine = strdup("branches (binary; stopped: the depth-4 MurTree optimum)");
+    m->engine = strdup("discrete (binary; stopped: the depth-4 binary backend optimum)");
     if (!m->engine) return pdt_error_set(f->err, PDT_ENOMEM, "out of memory");
     f->m = m;
     *warm = NULL;
@@ -224,12 +224,12 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     *out = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    br_fit f = {.ds = ds, .opt = opt, .err = err};
+    dc_fit f = {.ds = ds, .opt = opt, .err = err};
     pdt_model *warm = NULL;
     mpq_init(f.lambda);
     pdt_status st = make_features(&f, multiway);
     if (!st && !multiway) st = warm_start(&f, &warm);
-    if (!st) st = br_solve(&f.r, &f.p, err);
+    if (!st) st = dc_solve(&f.r, &f.p, err);
     bool warm_better = !st && warm && !f.r.optimal &&
                        (int64_t)warm->misclassifications * f.p.err_cost + (int64_t)warm->size * f.p.split_cost <
                            f.r.cost;
@@ -237,7 +237,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
         st = adopt(&f, &warm);
     } else {
         if (!st) st = pdt_model_alloc(&f.m, err);
-        if (!st) st = cls_describe_model(f.m, ds, opt, multiway ? "branches" : "branches (binary)", err);
+        if (!st) st = cls_describe_model(f.m, ds, opt, multiway ? "discrete" : "discrete (binary)", err);
         if (!st) st = make_tree(&f);
     }
     pdt_model_free(&warm);
@@ -253,7 +253,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
         f.m = NULL;
     }
     pdt_model_free(&f.m);
-    br_result_clear(&f.r);
+    dc_result_clear(&f.r);
     bin_encoding_clear(&f.enc);
     free(f.feat);
     free(f.x);
@@ -264,7 +264,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     return st;
 }
 
-const char *br_fit_declines(const pdt_dataset *ds, const pdt_fit_options *opt)
+const char *dc_fit_declines(const pdt_dataset *ds, const pdt_fit_options *opt)
 {
     if (opt->trace) return "tracing (--explain)";
     if (opt->min_leaf) return "--min-leaf";
@@ -277,11 +277,11 @@ const char *br_fit_declines(const pdt_dataset *ds, const pdt_fit_options *opt)
     return NULL;
 }
 
-pdt_status br_fit_categorical(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+pdt_status dc_fit_categorical(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
                               pdt_error *err)
 {
     *out = NULL;
-    const char *no = br_fit_declines(ds, opt);
+    const char *no = dc_fit_declines(ds, opt);
     if (no) return pdt_error_set(err, PDT_EINVAL, "categorical rules: the branch search does not take %s", no);
     if (!opt->sparse && opt->max_depth == PDT_UNLIMITED)
         return pdt_error_set(err, PDT_EINVAL, "categorical rules: give --sparse λ (no limit needed) or a depth "
@@ -289,7 +289,7 @@ pdt_status br_fit_categorical(pdt_model **out, const pdt_dataset *ds, const pdt_
     return fit(out, ds, opt, true, err);
 }
 
-pdt_status br_fit_binary(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+pdt_status dc_fit_binary(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     return fit(out, ds, opt, false, err);
 }

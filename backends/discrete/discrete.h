@@ -1,4 +1,4 @@
-/* A dynamic programme over branches (Chaouki, Read, Bifet, "Branches"):
+/* The discrete search: a dynamic programme over branches (after Chaouki, Read, Bifet, "Branches"):
  * optimal trees over discrete features, where a split on feature f has one
  * child per value of f present in the region (two for a binary feature), for
  * the sparse objective without any depth or size limit, or for the fewest
@@ -18,8 +18,8 @@
  * Used by the categorical family (multiway splits on categorical columns,
  * rules/categorical.c) and by the binary family for --sparse without limits
  * (each binarised feature a two-valued one). */
-#ifndef PDT_BRANCHES_H
-#define PDT_BRANCHES_H
+#ifndef PDT_DISCRETE_H
+#define PDT_DISCRETE_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -28,9 +28,9 @@
 
 #include "pdt.h"
 
-#define BR_LEAF UINT32_MAX
+#define DC_LEAF UINT32_MAX
 
-typedef struct br_problem {
+typedef struct dc_problem {
     size_t n, nf, nc;             /* rows, features, classes */
     const uint16_t *x;            /* n * nf codes, row-major: row i's code of feature f */
     const uint16_t *k;            /* nf: codes of feature f are < k[f] */
@@ -42,19 +42,19 @@ typedef struct br_problem {
     const volatile sig_atomic_t *stop;
     int64_t incumbent;            /* > 0: the cost of a tree the caller has; only cheaper ones
                                      are sought (none found and not stopped: it is optimal) */
-} br_problem;
+} dc_problem;
 
-typedef struct br_node {
-    uint32_t feature;             /* BR_LEAF for a leaf */
+typedef struct dc_node {
+    uint32_t feature;             /* DC_LEAF for a leaf */
     uint32_t label;               /* majority class (ties: smallest index) */
     uint32_t first, n_children;   /* children: nodes[first ..), in increasing code */
     uint16_t code;                /* the code of the parent's feature that leads here */
     uint64_t n_items;
     uint64_t errors;              /* leaf: its misclassifications */
-} br_node;
+} dc_node;
 
-typedef struct br_result {
-    br_node *nodes;               /* nodes[0] is the root; a node's children are consecutive */
+typedef struct dc_result {
+    dc_node *nodes;               /* nodes[0] is the root; a node's children are consecutive */
     size_t n_nodes;
     uint64_t *counts;             /* n_nodes * nc class counts */
     int64_t cost;                 /* errors·err_cost + branch nodes·split_cost */
@@ -65,24 +65,24 @@ typedef struct br_result {
                                      incumbent when none is) is optimal */
     const char *stopped_by;       /* "time limit", "interrupt", "memory limit" or NULL */
     uint64_t evaluations, memo_entries;
-} br_result;
+} dc_result;
 
-pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err);
-void br_result_clear(br_result *r);
+pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err);
+void dc_result_clear(dc_result *r);
 
 #endif
 
-/* ------------------------------------------------------------ the families' fits (branches_fit.c) */
+/* ------------------------------------------------------------ the families' fits (discrete_fit.c) */
 
 /* The categorical family: a multiway split per categorical column, a
  * threshold feature x ≤ t per cut of a numeric column; --sparse λ (with or
  * without --depth) or --depth alone (fewest errors, then fewest nodes). */
-pdt_status br_fit_categorical(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+pdt_status dc_fit_categorical(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt,
                               pdt_error *err);
 /* What the categorical fit does not take, or NULL. */
-const char *br_fit_declines(const pdt_dataset *ds, const pdt_fit_options *opt);
+const char *dc_fit_declines(const pdt_dataset *ds, const pdt_fit_options *opt);
 /* The binary family with --sparse and no depth or size limit: its binarised
  * features, two children each. */
-pdt_status br_fit_binary(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+pdt_status dc_fit_binary(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 
 extern const pdt_rule_class pdt_rule_class_categorical;

@@ -1,4 +1,4 @@
-/* The branch search (backends/branches/) against brute forces (issue 12):
+/* The branch search (backends/discrete/) against brute forces (issue 12):
  *   - multiway trees on categorical data (2–4 columns of 2–4 categories, 2–3
  *     classes), sparse objective errors/N + λ·(branch nodes) with no limit;
  *   - the same trees under a depth limit without λ: fewest errors, then

@@ -1,33 +1,33 @@
-/* The dynamic programme over branches (branches.h). */
-#include "branches.h"
+/* The dynamic programme over branches (discrete.h). */
+#include "discrete.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define BR_INF INT64_MAX
+#define DC_INF INT64_MAX
 
 /* ------------------------------------------------------------ the memo */
 
 /* A branch's key: its conditions (f << 16 | v), sorted by feature. */
-typedef struct br_entry {
+typedef struct dc_entry {
     uint64_t hash;
     uint32_t key, len;  /* conditions at keys[key ..+ len) */
     int64_t lb;         /* the optimum is at least lb */
     int64_t best;       /* solved: the optimum */
-    uint32_t feature;   /* solved: the best split, BR_LEAF for a leaf */
+    uint32_t feature;   /* solved: the best split, DC_LEAF for a leaf */
     bool solved;
     bool incumbent;     /* stopped: feature is the best complete split found (its children solved) */
-} br_entry;
+} dc_entry;
 
-typedef struct br_memo {
-    br_entry *slots;    /* open addressing; hash 0 marks an empty slot */
+typedef struct dc_memo {
+    dc_entry *slots;    /* open addressing; hash 0 marks an empty slot */
     size_t n_slots, used;
     uint32_t *keys;
     size_t n_keys, cap_keys;
     size_t bytes, limit;
     bool full;
-} br_memo;
+} dc_memo;
 
 static uint64_t hash_key(const uint32_t *c, size_t len)
 {
@@ -40,23 +40,23 @@ static uint64_t hash_key(const uint32_t *c, size_t len)
     return h | 1;
 }
 
-static br_entry *memo_find(br_memo *m, const uint32_t *c, size_t len, uint64_t h)
+static dc_entry *memo_find(dc_memo *m, const uint32_t *c, size_t len, uint64_t h)
 {
     size_t mask = m->n_slots - 1;
     for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
-        br_entry *e = &m->slots[p];
+        dc_entry *e = &m->slots[p];
         if (!e->hash) return e;
         if (e->hash == h && e->len == len && (!len || memcmp(m->keys + e->key, c, len * sizeof *c) == 0))
             return e;
     }
 }
 
-static bool memo_grow(br_memo *m)
+static bool memo_grow(dc_memo *m)
 {
     size_t n_slots = m->n_slots ? 2 * m->n_slots : 4096;
-    size_t add = n_slots * sizeof(br_entry) - m->n_slots * sizeof(br_entry);
+    size_t add = n_slots * sizeof(dc_entry) - m->n_slots * sizeof(dc_entry);
     if (m->bytes + add > m->limit) return false;
-    br_entry *slots = calloc(n_slots, sizeof *slots), *old = m->slots;
+    dc_entry *slots = calloc(n_slots, sizeof *slots), *old = m->slots;
     if (!slots) return false;
     size_t old_n = m->n_slots;
     m->slots = slots;
@@ -70,11 +70,11 @@ static bool memo_grow(br_memo *m)
 
 /* The entry of branch c, created (lb 0, unsolved) when absent; NULL when the
  * memo may grow no more. */
-static br_entry *memo_get(br_memo *m, const uint32_t *c, size_t len, bool create)
+static dc_entry *memo_get(dc_memo *m, const uint32_t *c, size_t len, bool create)
 {
     uint64_t h = hash_key(c, len);
     if (m->n_slots) {
-        br_entry *e = memo_find(m, c, len, h);
+        dc_entry *e = memo_find(m, c, len, h);
         if (e->hash || !create) return e->hash ? e : NULL;
     } else if (!create) {
         return NULL;
@@ -90,9 +90,9 @@ static br_entry *memo_get(br_memo *m, const uint32_t *c, size_t len, bool create
         m->cap_keys = cap;
         m->bytes += add;
     }
-    br_entry *e = memo_find(m, c, len, h);
+    dc_entry *e = memo_find(m, c, len, h);
     if (len) memcpy(m->keys + m->n_keys, c, len * sizeof *c); /* the root's key is empty */
-    *e = (br_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .feature = BR_LEAF};
+    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .feature = DC_LEAF};
     m->n_keys += len;
     m->used++;
     return e;
@@ -100,10 +100,10 @@ static br_entry *memo_get(br_memo *m, const uint32_t *c, size_t len, bool create
 
 /* ------------------------------------------------------------ the search */
 
-typedef struct br_search {
-    const br_problem *p;
+typedef struct dc_search {
+    const dc_problem *p;
     uint32_t max_depth;     /* of the current run: the problem's, or a shallower one */
-    br_memo memo;
+    dc_memo memo;
     uint32_t *group;        /* n: rows equal on every feature share a group */
     size_t n_groups;
     uint32_t *gcount;       /* n_groups * nc scratch counts, zero between uses */
@@ -114,20 +114,20 @@ typedef struct br_search {
     uint64_t calls;
     const char *stopped_by; /* set once: every call then fails */
     uint64_t evaluations;
-} br_search;
+} dc_search;
 
-typedef struct br_stats {
+typedef struct dc_stats {
     uint64_t errors, floor; /* leaf errors; errors no tree can avoid */
     uint32_t label;
-} br_stats;
+} dc_stats;
 
 /* Leaf errors and label of the items, and their unavoidable errors unless
  * `floor` is false (a subset of items without any has none: not counted). */
-static br_stats stats(br_search *s, const uint32_t *items, size_t len, bool floor)
+static dc_stats stats(dc_search *s, const uint32_t *items, size_t len, bool floor)
 {
-    const br_problem *p = s->p;
+    const dc_problem *p = s->p;
     const size_t nc = p->nc;
-    br_stats st = {0, 0, 0};
+    dc_stats st = {0, 0, 0};
     memset(s->ccount, 0, nc * sizeof *s->ccount);
     size_t n_touched = 0;
     if (!floor) {
@@ -163,11 +163,11 @@ static br_stats stats(br_search *s, const uint32_t *items, size_t len, bool floo
     return st;
 }
 
-static bool out_of_time(br_search *s)
+static bool out_of_time(dc_search *s)
 {
     if (s->stopped_by) return true;
     if (++s->calls & 255) return false;
-    const br_problem *p = s->p;
+    const dc_problem *p = s->p;
     if (p->stop && *p->stop) s->stopped_by = "interrupt";
     if (p->time_limit > 0) {
         struct timespec now;
@@ -190,23 +190,23 @@ static size_t extend(uint32_t *out, const uint32_t *c, size_t len, uint32_t f, u
 }
 
 /* A candidate split: its lower bound and its children's slices. */
-typedef struct br_cand {
+typedef struct dc_cand {
     int64_t lb;
     uint32_t f;
-} br_cand;
+} dc_cand;
 
 static int cand_cmp(const void *a, const void *b)
 {
-    const br_cand *x = a, *y = b;
+    const dc_cand *x = a, *y = b;
     if (x->lb != y->lb) return x->lb < y->lb ? -1 : 1;
     return (x->f > y->f) - (x->f < y->f);
 }
 
 /* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
-static void partition(const br_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out,
+static void partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out,
                       uint32_t *start)
 {
-    const br_problem *p = s->p;
+    const dc_problem *p = s->p;
     size_t kf = p->k[f];
     memset(start, 0, (kf + 1) * sizeof *start);
     for (size_t t = 0; t < len; t++) start[p->x[(size_t)items[t] * p->nf + f] + 1]++;
@@ -221,16 +221,16 @@ static void partition(const br_search *s, uint32_t f, const uint32_t *items, siz
 
 /* Least cost of a child: its leaf, or a split over its unavoidable errors,
  * or what the memo knows. */
-static int64_t child_bound(br_search *s, const uint32_t *key, size_t len, const br_stats *cs, bool can_split)
+static int64_t child_bound(dc_search *s, const uint32_t *key, size_t len, const dc_stats *cs, bool can_split)
 {
-    const br_problem *p = s->p;
+    const dc_problem *p = s->p;
     int64_t leaf = (int64_t)cs->errors * p->err_cost;
     int64_t lb = leaf;
     if (can_split && cs->errors > cs->floor) {
         int64_t split = p->split_cost + (int64_t)cs->floor * p->err_cost;
         if (split < lb) lb = split;
     }
-    br_entry *e = memo_get(&s->memo, key, len, false);
+    dc_entry *e = memo_get(&s->memo, key, len, false);
     if (e && e->solved) return e->best;
     if (e && e->lb > lb) lb = e->lb;
     return lb;
@@ -238,19 +238,19 @@ static int64_t child_bound(br_search *s, const uint32_t *key, size_t len, const 
 
 /* The optimum of branch c (items, len) if it is below ub, else a lower bound
  * that is at least ub. */
-static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
+static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
                      int64_t ub, bool floor)
 {
-    const br_problem *p = s->p;
-    br_entry *e = memo_get(&s->memo, c, depth, true);
+    const dc_problem *p = s->p;
+    dc_entry *e = memo_get(&s->memo, c, depth, true);
     if (e && e->solved) return e->best;
     if (e && e->lb >= ub) return e->lb;
     if (out_of_time(s)) return ub;
     s->evaluations++;
-    br_stats st = stats(s, items, len, floor);
+    dc_stats st = stats(s, items, len, floor);
     int64_t leaf = (int64_t)st.errors * p->err_cost;
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
-    uint32_t best_f = BR_LEAF;
+    uint32_t best_f = DC_LEAF;
     bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
         bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
@@ -258,7 +258,7 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
         uint32_t *start = malloc((s->maxk + 1) * sizeof *start);
         uint32_t *key = malloc((depth + 1) * sizeof *key);
         int64_t *clb = malloc(s->maxk * sizeof *clb);
-        br_cand *cand = malloc((p->nf ? p->nf : 1) * sizeof *cand);
+        dc_cand *cand = malloc((p->nf ? p->nf : 1) * sizeof *cand);
         size_t n_cand = 0;
         if (!part || !start || !key || !clb || !cand) {
             s->stopped_by = "memory limit";
@@ -275,11 +275,11 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
                     size_t m = start[v + 1] - start[v];
                     if (!m) continue;
                     present++;
-                    br_stats cs = stats(s, part + start[v], m, st.floor > 0);
+                    dc_stats cs = stats(s, part + start[v], m, st.floor > 0);
                     size_t kl = extend(key, c, depth, (uint32_t)f, (uint32_t)v);
                     lb += child_bound(s, key, kl, &cs, child_split);
                 }
-                if (present >= 2 && lb < bound) cand[n_cand++] = (br_cand){lb, (uint32_t)f};
+                if (present >= 2 && lb < bound) cand[n_cand++] = (dc_cand){lb, (uint32_t)f};
             }
             qsort(cand, n_cand, sizeof *cand, cand_cmp);
             for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
@@ -291,7 +291,7 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
                     size_t m = start[v + 1] - start[v];
                     clb[v] = 0;
                     if (!m) continue;
-                    br_stats cs = stats(s, part + start[v], m, st.floor > 0);
+                    dc_stats cs = stats(s, part + start[v], m, st.floor > 0);
                     size_t kl = extend(key, c, depth, f, (uint32_t)v);
                     clb[v] = child_bound(s, key, kl, &cs, child_split);
                     rest += clb[v];
@@ -324,11 +324,11 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
     }
     e = memo_get(&s->memo, c, depth, !s->stopped_by); /* the table may have moved */
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
-        if (e && best_f != BR_LEAF) e->feature = best_f, e->incumbent = true;
+        if (e && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
         return ub;
     }
     if (best < ub) {
-        if (e) *e = (br_entry){.hash = e->hash, .key = e->key, .len = e->len, .lb = best, .best = best,
+        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .lb = best, .best = best,
                                .feature = best_f, .solved = true};
         return best;
     }
@@ -338,23 +338,23 @@ static int64_t solve(br_search *s, const uint32_t *items, size_t len, const uint
 
 /* ------------------------------------------------------------ the tree */
 
-typedef struct br_build {
-    br_search *s;
-    br_result *r;
+typedef struct dc_build {
+    dc_search *s;
+    dc_result *r;
     size_t cap;
     pdt_error *err;
-} br_build;
+} dc_build;
 
-static pdt_status build_node(br_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
+static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
                              size_t depth);
 
-static pdt_status grow_nodes(br_build *b, size_t need)
+static pdt_status grow_nodes(dc_build *b, size_t need)
 {
-    br_result *r = b->r;
+    dc_result *r = b->r;
     if (r->n_nodes + need <= b->cap) return PDT_OK;
     size_t cap = b->cap ? 2 * b->cap : 64;
     while (cap < r->n_nodes + need) cap *= 2;
-    br_node *nodes = realloc(r->nodes, cap * sizeof *nodes);
+    dc_node *nodes = realloc(r->nodes, cap * sizeof *nodes);
     if (nodes) r->nodes = nodes;
     uint64_t *counts = realloc(r->counts, cap * b->s->p->nc * sizeof *counts);
     if (counts) r->counts = counts;
@@ -364,24 +364,24 @@ static pdt_status grow_nodes(br_build *b, size_t need)
 }
 
 /* Fills node `at` (allocated by the caller) for the items of branch c. */
-static pdt_status build_node(br_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
+static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
                              size_t depth)
 {
-    br_search *s = b->s;
-    const br_problem *p = s->p;
-    br_result *r = b->r;
-    br_stats st = stats(s, items, len, false);
+    dc_search *s = b->s;
+    const dc_problem *p = s->p;
+    dc_result *r = b->r;
+    dc_stats st = stats(s, items, len, false);
     uint64_t *counts = r->counts + at * p->nc;
     memset(counts, 0, p->nc * sizeof *counts);
     for (size_t t = 0; t < len; t++) counts[p->y[items[t]]]++;
-    br_node *nd = &r->nodes[at];
+    dc_node *nd = &r->nodes[at];
     nd->label = st.label;
     nd->n_items = len;
     nd->errors = st.errors;
-    nd->feature = BR_LEAF;
+    nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
-    br_entry *e = memo_get(&s->memo, c, depth, false);
-    if (!e || !(e->solved || e->incumbent) || e->feature == BR_LEAF) {
+    dc_entry *e = memo_get(&s->memo, c, depth, false);
+    if (!e || !(e->solved || e->incumbent) || e->feature == DC_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
     }
@@ -428,9 +428,9 @@ static pdt_status build_node(br_build *b, size_t at, const uint32_t *items, size
 
 /* ------------------------------------------------------------ set-up */
 
-static pdt_status make_groups(br_search *s, pdt_error *err)
+static pdt_status make_groups(dc_search *s, pdt_error *err)
 {
-    const br_problem *p = s->p;
+    const dc_problem *p = s->p;
     size_t n = p->n, slots = 64;
     while (slots < 2 * n) slots *= 2;
     uint32_t *table = malloc(slots * sizeof *table); /* row + 1 of a group's first row */
@@ -470,14 +470,14 @@ static pdt_status make_groups(br_search *s, pdt_error *err)
     return PDT_OK;
 }
 
-void br_result_clear(br_result *r)
+void dc_result_clear(dc_result *r)
 {
     free(r->nodes);
     free(r->counts);
     memset(r, 0, sizeof *r);
 }
 
-static void search_clear(br_search *s)
+static void search_clear(dc_search *s)
 {
     free(s->memo.slots);
     free(s->memo.keys);
@@ -491,19 +491,19 @@ static void search_clear(br_search *s)
  * values depend on the depth limit), for a tree below ub; then the tree the
  * memo holds (the root's optimum, or its best complete split when stopped)
  * into r.  *solved: the search finished and found a tree below ub. */
-static pdt_status run(br_search *s, br_result *r, bool *solved, uint32_t max_depth, int64_t ub,
+static pdt_status run(dc_search *s, dc_result *r, bool *solved, uint32_t max_depth, int64_t ub,
                       const uint32_t *all, pdt_error *err)
 {
-    const br_problem *p = s->p;
+    const dc_problem *p = s->p;
     free(s->memo.slots);
     free(s->memo.keys);
-    s->memo = (br_memo){.limit = s->memo.limit};
+    s->memo = (dc_memo){.limit = s->memo.limit};
     s->max_depth = max_depth;
     uint32_t none = 0;
     int64_t cost = solve(s, all, p->n, &none, 0, ub, true);
     *solved = !s->stopped_by && cost < ub;
     memset(r, 0, sizeof *r);
-    br_build b = {s, r, 0, err};
+    dc_build b = {s, r, 0, err};
     pdt_status st = grow_nodes(&b, 1);
     if (st == PDT_OK) {
         r->n_nodes = 1;
@@ -517,30 +517,30 @@ static pdt_status run(br_search *s, br_result *r, bool *solved, uint32_t max_dep
 }
 
 /* Keeps the cheaper of *best and *r if it beats `bound` (r is cleared either way). */
-static void keep_best(br_result *best, bool *have, br_result *r, int64_t bound)
+static void keep_best(dc_result *best, bool *have, dc_result *r, int64_t bound)
 {
     if (*have ? r->cost < best->cost : r->cost < bound) {
-        br_result_clear(best);
+        dc_result_clear(best);
         *best = *r;
         *have = true;
         memset(r, 0, sizeof *r);
     }
-    br_result_clear(r);
+    dc_result_clear(r);
 }
 
 /* Shallow searches first give the deep one an incumbent: each depth d < 4
  * only has to beat the last, and the full search only the best of them, so
  * its children's budgets are tight from the start and a time limit still
  * returns a tree. */
-#define BR_WARM_DEPTH 3
+#define DC_WARM_DEPTH 3
 
-pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
+pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
 {
     memset(out, 0, sizeof *out);
     if (p->nf > 65535)
         return pdt_error_set(err, PDT_ELIMIT, "%zu features: the branch search takes at most 65535", p->nf);
     if (p->n == 0 || p->nc == 0) return pdt_error_set(err, PDT_EINVAL, "no rows to fit");
-    br_search s = {.p = p};
+    dc_search s = {.p = p};
     s.memo.limit = p->memo_bytes ? p->memo_bytes : (size_t)1 << 30;
     for (size_t f = 0; f < p->nf; f++)
         if (p->k[f] > s.maxk) s.maxk = p->k[f];
@@ -554,14 +554,14 @@ pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
-    br_result best = {0}, r = {0};
+    dc_result best = {0}, r = {0};
     bool have = false, solved = false;
-    const int64_t given = p->incumbent > 0 ? p->incumbent : BR_INF; /* to beat */
+    const int64_t given = p->incumbent > 0 ? p->incumbent : DC_INF; /* to beat */
     uint64_t evaluations = 0;
     if (st == PDT_OK) {
         for (size_t i = 0; i < p->n; i++) all[i] = (uint32_t)i;
         clock_gettime(CLOCK_MONOTONIC, &s.start);
-        for (uint32_t d = 1; given == BR_INF && d <= BR_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++) {
+        for (uint32_t d = 1; given == DC_INF && d <= DC_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++) {
             st = run(&s, &r, &solved, d, have ? best.cost + 1 : given, all, err);
             if (st == PDT_OK) keep_best(&best, &have, &r, given);
         }
@@ -572,7 +572,7 @@ pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
         }
         evaluations = s.evaluations;
     }
-    br_result_clear(&r);
+    dc_result_clear(&r);
     if (st == PDT_OK) {
         *out = best;
         out->found = have;
@@ -581,7 +581,7 @@ pdt_status br_solve(br_result *out, const br_problem *p, pdt_error *err)
         out->evaluations = evaluations;
         out->memo_entries = s.memo.used;
     } else {
-        br_result_clear(&best);
+        dc_result_clear(&best);
     }
     free(all);
     search_clear(&s);
