@@ -114,6 +114,7 @@ typedef struct dc_search {
     uint64_t calls;
     const char *stopped_by; /* set once: every call then fails */
     uint64_t evaluations;
+    struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
 } dc_search;
 
 typedef struct dc_stats {
@@ -189,17 +190,43 @@ static size_t extend(uint32_t *out, const uint32_t *c, size_t len, uint32_t f, u
     return o;
 }
 
-/* A candidate split: its lower bound and its children's slices. */
+/* A candidate split and its lower bound. */
 typedef struct dc_cand {
     int64_t lb;
     uint32_t f;
 } dc_cand;
+
 
 static int cand_cmp(const void *a, const void *b)
 {
     const dc_cand *x = a, *y = b;
     if (x->lb != y->lb) return x->lb < y->lb ? -1 : 1;
     return (x->f > y->f) - (x->f < y->f);
+}
+
+/* The scratch of one depth of the recursion (one node at a time per depth). */
+typedef struct dc_frame {
+    uint32_t *part;  /* n: the node's items grouped by a feature's code */
+    uint32_t *start; /* maxk + 1 */
+    uint32_t *key;   /* depth + 1: a child's branch */
+    int64_t *clb;    /* nf * maxk: the look-ahead's bound of each child of each split */
+    dc_cand *cand;   /* nf */
+} dc_frame;
+
+static dc_frame *frame_at(dc_search *s, size_t depth)
+{
+    const dc_problem *p = s->p;
+    dc_frame *fr = &s->frames[depth];
+    if (fr->part) return fr;
+    fr->part = malloc((p->n ? p->n : 1) * sizeof *fr->part);
+    fr->start = malloc((s->maxk + 1) * sizeof *fr->start);
+    fr->key = malloc((depth + 1) * sizeof *fr->key);
+    fr->clb = malloc((p->nf ? p->nf : 1) * s->maxk * sizeof *fr->clb);
+    fr->cand = malloc((p->nf ? p->nf : 1) * sizeof *fr->cand);
+    if (fr->part && fr->start && fr->key && fr->clb && fr->cand) return fr;
+    free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
+    *fr = (dc_frame){0};
+    return NULL;
 }
 
 /* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
@@ -254,73 +281,53 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
         bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
-        uint32_t *part = malloc(len * sizeof *part);
-        uint32_t *start = malloc((s->maxk + 1) * sizeof *start);
-        uint32_t *key = malloc((depth + 1) * sizeof *key);
-        int64_t *clb = malloc(s->maxk * sizeof *clb);
-        dc_cand *cand = malloc((p->nf ? p->nf : 1) * sizeof *cand);
+        dc_frame *fr = frame_at(s, depth);
+        if (!fr) s->stopped_by = "memory limit";
         size_t n_cand = 0;
-        if (!part || !start || !key || !clb || !cand) {
-            s->stopped_by = "memory limit";
-        } else {
-            /* every split's bound: one level of look-ahead */
-            size_t used = 0;
-            for (size_t f = 0; f < p->nf; f++) {
-                while (used < depth && (c[used] >> 16) < f) used++;
-                if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-                partition(s, (uint32_t)f, items, len, part, start);
-                size_t present = 0;
-                int64_t lb = p->split_cost;
-                for (size_t v = 0; v < p->k[f]; v++) {
-                    size_t m = start[v + 1] - start[v];
-                    if (!m) continue;
-                    present++;
-                    dc_stats cs = stats(s, part + start[v], m, st.floor > 0);
-                    size_t kl = extend(key, c, depth, (uint32_t)f, (uint32_t)v);
-                    lb += child_bound(s, key, kl, &cs, child_split);
-                }
-                if (present >= 2 && lb < bound) cand[n_cand++] = (dc_cand){lb, (uint32_t)f};
+        uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL, *key = fr ? fr->key : NULL;
+        /* every split's bound, one level of look-ahead; its children's bounds kept */
+        for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
+            while (used < depth && (c[used] >> 16) < f) used++;
+            if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
+            partition(s, (uint32_t)f, items, len, part, start);
+            size_t present = 0;
+            int64_t lb = p->split_cost, *clb = fr->clb + f * s->maxk;
+            for (size_t v = 0; v < p->k[f]; v++) {
+                size_t m = start[v + 1] - start[v];
+                clb[v] = 0;
+                if (!m) continue;
+                present++;
+                dc_stats cs = stats(s, part + start[v], m, st.floor > 0);
+                size_t kl = extend(key, c, depth, (uint32_t)f, (uint32_t)v);
+                lb += clb[v] = child_bound(s, key, kl, &cs, child_split);
             }
-            qsort(cand, n_cand, sizeof *cand, cand_cmp);
-            for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
-                if (cand[t].lb >= bound) break;
-                uint32_t f = cand[t].f;
-                partition(s, f, items, len, part, start);
-                int64_t rest = 0;
-                for (size_t v = 0; v < p->k[f]; v++) {
-                    size_t m = start[v + 1] - start[v];
-                    clb[v] = 0;
-                    if (!m) continue;
-                    dc_stats cs = stats(s, part + start[v], m, st.floor > 0);
-                    size_t kl = extend(key, c, depth, f, (uint32_t)v);
-                    clb[v] = child_bound(s, key, kl, &cs, child_split);
-                    rest += clb[v];
-                }
-                int64_t sum = p->split_cost;
-                bool complete = true;
-                for (size_t v = 0; v < p->k[f] && complete; v++) {
-                    size_t m = start[v + 1] - start[v];
-                    if (!m) continue;
-                    rest -= clb[v];
-                    int64_t child_ub = bound - sum - rest;
-                    size_t kl = extend(key, c, depth, f, (uint32_t)v);
-                    int64_t got = solve(s, part + start[v], m, key, kl, child_ub, st.floor > 0);
-                    sum += got;
-                    if (got >= child_ub || s->stopped_by) complete = false;
-                }
-                if (complete && sum < bound) {
-                    best = sum;
-                    best_f = f;
-                    bound = sum;
-                }
-                /* key was overwritten by the children's: restored by extend each time */
+            if (present >= 2 && lb < bound) fr->cand[n_cand++] = (dc_cand){lb, (uint32_t)f};
+        }
+        if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
+        for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
+            if (fr->cand[t].lb >= bound) break;
+            uint32_t f = fr->cand[t].f;
+            const int64_t *clb = fr->clb + (size_t)f * s->maxk;
+            /* the children's bounds cannot have changed: no other split's subtree holds (f, v) */
+            int64_t rest = fr->cand[t].lb - p->split_cost, sum = p->split_cost;
+            partition(s, f, items, len, part, start);
+            bool complete = true;
+            for (size_t v = 0; v < p->k[f] && complete; v++) {
+                size_t m = start[v + 1] - start[v];
+                if (!m) continue;
+                rest -= clb[v];
+                int64_t child_ub = bound - sum - rest;
+                size_t kl = extend(key, c, depth, f, (uint32_t)v);
+                int64_t got = solve(s, part + start[v], m, key, kl, child_ub, st.floor > 0);
+                sum += got;
+                if (got >= child_ub || s->stopped_by) complete = false;
+            }
+            if (complete && sum < bound) {
+                best = sum;
+                best_f = f;
+                bound = sum;
             }
         }
-        free(part);
-        free(start);
-        free(key);
-        free(clb);
-        free(cand);
     }
     e = memo_get(&s->memo, c, depth, !s->stopped_by); /* the table may have moved */
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
@@ -479,6 +486,11 @@ void dc_result_clear(dc_result *r)
 
 static void search_clear(dc_search *s)
 {
+    for (size_t d = 0; s->frames && d <= s->p->nf; d++) {
+        dc_frame *fr = &s->frames[d];
+        free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
+    }
+    free(s->frames);
     free(s->memo.slots);
     free(s->memo.keys);
     free(s->group);
@@ -550,7 +562,8 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         s.gcount = calloc(s.n_groups * p->nc, sizeof *s.gcount);
         s.touched = malloc(p->n * sizeof *s.touched);
         s.ccount = malloc(p->nc * sizeof *s.ccount);
-        if (!s.gcount || !s.touched || !s.ccount) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+        s.frames = calloc(p->nf + 1, sizeof *s.frames);
+        if (!s.gcount || !s.touched || !s.ccount || !s.frames) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
