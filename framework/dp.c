@@ -426,28 +426,10 @@ static pdt_status solve_key(dp_state *s, uint64_t key, size_t slot)
 
 /* ------------------------------------------------------------ the tree */
 
-typedef struct tree_buf {
-    int64_t *a;
-    size_t len, cap;
-} tree_buf;
-
-static bool tree_push(tree_buf *t, int64_t v)
-{
-    if (t->len == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        int64_t *a = realloc(t->a, cap * sizeof *a);
-        if (!a) return false;
-        t->a = a;
-        t->cap = cap;
-    }
-    t->a[t->len++] = v;
-    return true;
-}
-
 /* Writes the tree of key in preorder and its value v; *ok = false when key
  * has no feasible tree.  Solved keys follow their decisions; after a time
  * limit, unsolved ones take the leaf or their first feasible split. */
-static pdt_status emit(dp_state *s, uint64_t key, tree_buf *t, uint64_t v[2], bool *ok)
+static pdt_status emit(dp_state *s, uint64_t key, pdt_tree_out *t, uint64_t v[2], bool *ok)
 {
     *ok = false;
     if (key == NO_KEY || (s->dense && key >= s->n_slots)) {
@@ -462,7 +444,7 @@ static pdt_status emit(dp_state *s, uint64_t key, tree_buf *t, uint64_t v[2], bo
     if ((solved && s->dec[slot] == DEC_LEAF) || (!solved && *ok)) {
         v[0] = solved ? s->v0[slot] : leaf[0];
         v[1] = solved && s->two ? s->v1[slot] : (solved ? 0 : leaf[1]);
-        return tree_push(t, PDT_LEAF) ? PDT_OK : pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+        return pdt_tree_out_push(t, PDT_LEAF) ? PDT_OK : pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
     }
     pdt_status st = PDT_OK;
     size_t base = s->top;
@@ -475,7 +457,7 @@ static pdt_status emit(dp_state *s, uint64_t key, tree_buf *t, uint64_t v[2], bo
         uint64_t vl[2], vr[2];
         bool okl = false, okr = false;
         t->len = mark;
-        if (!tree_push(t, s->apay[base + i])) st = pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+        if (!pdt_tree_out_push(t, s->apay[base + i])) st = pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
         if (!st) st = emit(s, s->al[base + i], t, vl, &okl);
         if (!st && okl) st = emit(s, s->ar[base + i], t, vr, &okr);
         if (st || !okl || !okr) continue;
@@ -523,7 +505,7 @@ static pdt_status dp_run(dp_state *s, pdt_search_result *res, const pdt_node *ro
     size_t slot = SIZE_MAX;
     st = ensure(s, s->info.root, &slot);
     if (st || s->fallback) return st;
-    tree_buf t = {0};
+    pdt_tree_out t = {0};
     uint64_t v[2] = {0, 0};
     bool ok = false;
     st = emit(s, s->info.root, &t, v, &ok);

@@ -106,4 +106,14 @@ pdt_frame *pdt_engine_frame(pdt_search_state *s, uint32_t depth);
 uint32_t pdt_engine_depth_cap(uint32_t drem);
 uint32_t pdt_engine_child_depth(uint32_t drem);
 
+/* A tree in preorder (rule payloads, PDT_LEAF for leaves) as it is rebuilt:
+ * the generic recursion (search.c) and the compact-key DP (dp.c) both write one. */
+typedef struct pdt_tree_out {
+    int64_t *a;
+    size_t len, cap;
+} pdt_tree_out;
+
+/* Appends v; false when out of memory. */
+bool pdt_tree_out_push(pdt_tree_out *t, int64_t v);
+
 #endif

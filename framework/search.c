@@ -98,12 +98,7 @@ pdt_status pdt_engine_count(pdt_search_state *s, pdt_node *node, const pdt_lazy_
 
 /* ------------------------------------------------------------ rebuild */
 
-typedef struct tree_out {
-    int64_t *a;
-    size_t len, cap;
-} tree_out;
-
-static bool tree_push(tree_out *t, int64_t v)
+bool pdt_tree_out_push(pdt_tree_out *t, int64_t v)
 {
     if (t->len == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 32;
@@ -144,11 +139,11 @@ static void free_child(owned_child *o)
 }
 
 static pdt_status rebuild_node(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz,
-                               uint32_t k, uint32_t drem, const void *value, tree_out *t);
+                               uint32_t k, uint32_t drem, const void *value, pdt_tree_out *t);
 
 /* Re-derives the decision of a child whose optimum (value, if known) is given, then recurses. */
 static pdt_status rebuild_child(pdt_search_state *s, owned_child *c, uint32_t k, uint32_t drem,
-                                const void *value, tree_out *t)
+                                const void *value, pdt_tree_out *t)
 {
     const pdt_algebra *a = s->alg;
     void *ub = malloc(a->size), *out = malloc(a->size);
@@ -179,7 +174,7 @@ typedef struct owned_decision {
 } owned_decision;
 
 static pdt_status rebuild_children(pdt_search_state *s, pdt_node *node, const owned_decision *od,
-                                   uint32_t k, uint32_t drem, tree_out *t)
+                                   uint32_t k, uint32_t drem, pdt_tree_out *t)
 {
     pdt_node l, r;
     pdt_lazy_rules ll, lr;
@@ -200,10 +195,10 @@ static pdt_status rebuild_children(pdt_search_state *s, pdt_node *node, const ow
 
 /* node has just been solved (its decision is in its frame). */
 static pdt_status rebuild_node(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz,
-                               uint32_t k, uint32_t drem, const void *value, tree_out *t)
+                               uint32_t k, uint32_t drem, const void *value, pdt_tree_out *t)
 {
     pdt_frame *f = s->frames[node->depth];
-    if (!tree_push(t, f->dec.payload)) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+    if (!pdt_tree_out_push(t, f->dec.payload)) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
     if (f->dec.payload == PDT_LEAF) return PDT_OK;
     const pdt_algebra *a = s->alg;
     owned_decision od = {f->dec, malloc(a->size), malloc(a->size)};
@@ -235,7 +230,7 @@ static pdt_status rebuild_node(pdt_search_state *s, pdt_node *node, const pdt_la
 pdt_status pdt_engine_rebuild(pdt_search_state *s, pdt_node *root, uint32_t k, uint32_t drem,
                               int64_t **tree, size_t *len)
 {
-    tree_out t = {0};
+    pdt_tree_out t = {0};
     pdt_lazy_rules lz = {root->rules, root->n_rules, UINT32_MAX, PDT_REL_LEFT};
     bool deadline = s->has_deadline;
     const volatile sig_atomic_t *stop = s->o.stop;
