@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "binary_impl.h"
+#include "model_impl.h"
 #include "bitset.h"
 
 /* ------------------------------------------------------------ options */
@@ -175,6 +176,18 @@ pdt_status bin_export(pdt_rule *rule, const bin_encoding *enc, const pdt_dataset
         mpq_set_ui(rule->rats[0], 0, 1);
     else
         pdt_dataset_value_exact(rule->rats[0], ds, b->row, b->column);
+    return PDT_OK;
+}
+
+pdt_status bin_model_rule(int32_t *index, pdt_model *m, uint32_t *rule_of, const bin_encoding *enc,
+                          const pdt_dataset *ds, uint32_t f, pdt_error *err)
+{
+    if (!rule_of[f]) {
+        pdt_status st = bin_export(&m->rules[m->n_rules], enc, ds, f, err);
+        if (st) return st;
+        rule_of[f] = (uint32_t)++m->n_rules;
+    }
+    *index = (int32_t)rule_of[f] - 1;
     return PDT_OK;
 }
 

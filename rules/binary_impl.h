@@ -36,6 +36,11 @@ bool bin_value(const bin_encoding *enc, const pdt_dataset *ds, size_t f, size_t 
 /* The exact standalone rule of feature f. */
 pdt_status bin_export(pdt_rule *rule, const bin_encoding *enc, const pdt_dataset *ds, size_t f,
                       pdt_error *err);
+/* Feature f's rule in the model being built: exported the first time
+ * (m->rules must have room), *index its position; rule_of[f] remembers it
+ * (position + 1, 0 before). */
+pdt_status bin_model_rule(int32_t *index, pdt_model *m, uint32_t *rule_of, const bin_encoding *enc,
+                          const pdt_dataset *ds, uint32_t f, pdt_error *err);
 
 extern const pdt_rule_class pdt_rule_class_binary;
 

@@ -49,14 +49,7 @@ static pdt_status check_options(const pdt_dataset *ds, const pdt_fit_options *op
 
 static pdt_status model_rule(fit_state *fs, uint32_t f, int32_t *index)
 {
-    pdt_model *m = fs->m;
-    if (!fs->rule_of[f]) {
-        pdt_status st = bin_export(&m->rules[m->n_rules], &fs->enc, fs->ds, f, fs->err);
-        if (st) return st;
-        fs->rule_of[f] = (uint32_t)++m->n_rules;
-    }
-    *index = (int32_t)fs->rule_of[f] - 1;
-    return PDT_OK;
+    return bin_model_rule(index, fs->m, fs->rule_of, &fs->enc, fs->ds, f, fs->err);
 }
 
 /* A node for the items; its counts, label and size (-1 when the tree outgrows its budget). */

@@ -77,14 +77,7 @@ static int32_t new_node(mfit *fs, const uint64_t *items, uint32_t label)
 
 static pdt_status model_rule(mfit *fs, uint32_t f, int32_t *index)
 {
-    pdt_model *m = fs->m;
-    if (!fs->rule_of[f]) {
-        pdt_status st = bin_export(&m->rules[m->n_rules], &fs->enc, fs->ds, f, fs->err);
-        if (st) return st;
-        fs->rule_of[f] = (uint32_t)++m->n_rules;
-    }
-    *index = (int32_t)fs->rule_of[f] - 1;
-    return PDT_OK;
+    return bin_model_rule(index, fs->m, fs->rule_of, &fs->enc, fs->ds, f, fs->err);
 }
 
 static pdt_status search_failed(mfit *fs)
