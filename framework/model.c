@@ -326,32 +326,75 @@ static int64_t model_code(const pdt_model *m, size_t j, const char *name, mpq_pt
  * a numeric column, its numbers as names): code_of[j][c] is the model's code
  * of the data's code c, -1 when unseen; numeric data map value by value. */
 typedef struct category_map {
-    int64_t **code_of; /* dims; NULL for a numeric model column or numeric data */
+    int64_t **code_of; /* dims; NULL for a numeric model column.  Indexed by the data's
+                          category code, or, for numeric data, by the value's rank */
+    bool *by_rank;     /* dims: numeric data (its numbers name the categories) */
 } category_map;
 
 static void category_map_clear(category_map *cm, size_t dims)
 {
     for (size_t j = 0; cm->code_of && j < dims; j++) free(cm->code_of[j]);
     free(cm->code_of);
+    free(cm->by_rank);
+}
+
+/* Numeric data in a categorical model column: each distinct value (by rank)
+ * to the model's code of the category that number names, -1 when none; the
+ * names are parsed once, each value compared once. */
+static pdt_status map_numbers(int64_t *code_of, const pdt_model *m, size_t j, const pdt_dataset *ds,
+                              size_t c, pdt_error *err)
+{
+    size_t k = m->n_categories[j], n = pdt_dataset_rows(ds);
+    mpq_t *names = malloc((k ? k : 1) * sizeof *names);
+    bool *numeric = malloc((k ? k : 1) * sizeof *numeric);
+    if (!names || !numeric) {
+        free(names), free(numeric);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory predicting");
+    }
+    for (size_t v = 0; v < k; v++) {
+        mpq_init(names[v]);
+        const char *s = m->categories[j][v];
+        numeric[v] = pdt_parse_rational(names[v], s, strlen(s));
+    }
+    for (size_t r = 0; r < pdt_dataset_distinct(ds, c); r++) code_of[r] = -2; /* not seen yet */
+    mpq_t x;
+    mpq_init(x);
+    for (size_t i = 0; i < n; i++) {
+        int64_t *code = &code_of[pdt_dataset_rank(ds, i, c)];
+        if (*code != -2) continue;
+        pdt_dataset_value_exact(x, ds, i, c);
+        *code = -1;
+        for (size_t v = 0; v < k && *code < 0; v++)
+            if (numeric[v] && mpq_equal(names[v], x)) *code = (int64_t)v;
+    }
+    mpq_clear(x);
+    for (size_t v = 0; v < k; v++) mpq_clear(names[v]);
+    free(names), free(numeric);
+    return PDT_OK;
 }
 
 static pdt_status category_map_init(category_map *cm, const pdt_model *m, const pdt_dataset *ds,
                                     const size_t *col, pdt_error *err)
 {
     cm->code_of = NULL;
+    cm->by_rank = NULL;
     if (!m->categories) return PDT_OK;
     cm->code_of = calloc(m->dims ? m->dims : 1, sizeof *cm->code_of);
-    if (!cm->code_of) return pdt_error_set(err, PDT_ENOMEM, "out of memory predicting");
+    cm->by_rank = calloc(m->dims ? m->dims : 1, sizeof *cm->by_rank);
+    if (!cm->code_of || !cm->by_rank) return pdt_error_set(err, PDT_ENOMEM, "out of memory predicting");
     mpq_t a, b;
     mpq_init(a);
     mpq_init(b);
     pdt_status st = PDT_OK;
     for (size_t j = 0; j < m->dims && st == PDT_OK; j++) {
-        if (!m->categories[j] || !pdt_dataset_is_categorical(ds, col[j])) continue;
-        size_t k = pdt_dataset_categories(ds, col[j]);
+        if (!m->categories[j]) continue;
+        bool categorical = pdt_dataset_is_categorical(ds, col[j]);
+        size_t k = categorical ? pdt_dataset_categories(ds, col[j]) : pdt_dataset_distinct(ds, col[j]);
+        cm->by_rank[j] = !categorical;
         cm->code_of[j] = malloc((k ? k : 1) * sizeof **cm->code_of);
         if (!cm->code_of[j]) st = pdt_error_set(err, PDT_ENOMEM, "out of memory predicting");
-        for (size_t c = 0; c < k && st == PDT_OK; c++)
+        else if (!categorical) st = map_numbers(cm->code_of[j], m, j, ds, col[j], err);
+        for (size_t c = 0; categorical && c < k && st == PDT_OK; c++)
             cm->code_of[j][c] = model_code(m, j, pdt_dataset_category_name(ds, col[j], c), a, b);
     }
     mpq_clear(a);
@@ -363,27 +406,15 @@ static pdt_status category_map_init(category_map *cm, const pdt_model *m, const 
 static pdt_status model_value(mpq_ptr x, const pdt_model *m, const category_map *cm,
                               const pdt_dataset *ds, size_t i, size_t j, size_t c, pdt_error *err)
 {
-    pdt_dataset_value_exact(x, ds, i, c);
     if (!m->categories || !m->categories[j]) {
         if (pdt_dataset_is_categorical(ds, c))
             return pdt_error_set(err, PDT_EINVAL, "%s: column \"%s\" holds categories where the model "
                                  "reads numbers", pdt_dataset_name(ds), m->features[j]);
+        pdt_dataset_value_exact(x, ds, i, c);
         return PDT_OK;
     }
-    if (cm->code_of[j]) {
-        mpq_set_si(x, cm->code_of[j][mpz_get_ui(mpq_numref(x))], 1);
-        return PDT_OK;
-    }
-    /* numeric data for a categorical column: the number names the category */
-    int64_t code = -1;
-    for (size_t v = 0; v < m->n_categories[j] && code < 0; v++) {
-        mpq_t q;
-        mpq_init(q);
-        const char *s = m->categories[j][v];
-        if (pdt_parse_rational(q, s, strlen(s)) && mpq_equal(q, x)) code = (int64_t)v;
-        mpq_clear(q);
-    }
-    mpq_set_si(x, code, 1);
+    size_t at = cm->by_rank[j] ? pdt_dataset_rank(ds, i, c) : (size_t)pdt_dataset_value(ds, i, c);
+    mpq_set_si(x, cm->code_of[j][at], 1);
     return PDT_OK;
 }
 

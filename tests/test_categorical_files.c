@@ -88,6 +88,31 @@ static void test_every_file_fits_and_predicts(void **state)
     }
 }
 
+/* A model whose columns are integer-coded categories reads a file loaded
+ * without --categorical (numbers) by taking each number as the category's
+ * name: the same predictions, hence the same errors. */
+static void test_numbers_name_categories(void **state)
+{
+    (void)state;
+    pdt_dataset *cat = load(&files[5]); /* monk2, every column categorical */
+    pdt_model *m = fit(cat, "categorical", PDT_UNLIMITED, "0.01");
+    pdt_dataset *num = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_dataset_load_csv(&num, tu_data("categorical/monk2.csv"), NULL, &err) != PDT_OK) fail_msg("%s", err.message);
+    assert_false(pdt_dataset_is_categorical(num, 0));
+    size_t n = pdt_dataset_rows(num);
+    uint32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    assert_int_equal(pdt_model_predict(a, m, cat, &err), PDT_OK);
+    assert_int_equal(pdt_model_predict(b, m, num, &err), PDT_OK);
+    assert_memory_equal(a, b, n * sizeof *a);
+    assert_int_equal(tu_training_errors(m, num), tu_training_errors(m, cat));
+    free(a), free(b);
+    pdt_model_free(&m);
+    pdt_dataset_free(&num);
+    pdt_dataset_free(&cat);
+}
+
 /* mushroom: "?" only in stalk-root, so dropping leaves the 5644 complete rows. */
 static void test_mushroom_missing_policies(void **state)
 {
@@ -134,6 +159,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_file_fits_and_predicts),
+        cmocka_unit_test(test_numbers_name_categories),
         cmocka_unit_test(test_mushroom_missing_policies),
         cmocka_unit_test(test_cli_round_trip),
     };
