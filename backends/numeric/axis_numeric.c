@@ -27,6 +27,9 @@
  * O(N·F) memory per level); the cache (axis_numeric_cache.c) answers item sets
  * met again. */
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "axis_numeric.h"
 
@@ -35,14 +38,36 @@ typedef struct an_scan {
     const an_node *nd;
     uint32_t level, d, kl, kr; /* the node's depth limit; the children's budgets */
     int32_t f;
+    uint32_t split, rank; /* the budget split's and the feature's place in the search order */
+    uint32_t probe;  /* the feature's best single threshold (left size; 0: none) */
+    bool ties;       /* keys decide between equal costs (the root, or canonical mode) */
     const an_item *list;
     const uint32_t *bnd;
     const int64_t *wpre;
-    int64_t *best;
-    int64_t *lb;   /* the least lower bound of the thresholds that did not improve */
+    an_inc *inc;
+    int64_t *lb;   /* the least lower bound of the candidates looked at */
     an_entry *out;
     uint32_t *len;
 } an_scan;
+
+/* Candidates are keyed by the order the search meets them in, so that few
+ * ties need a look: within a budget split, every feature's best single
+ * threshold (the probes, by feature rank), then the other thresholds by
+ * feature rank and position.  The leaf is key 0, the best stump key 1. */
+static inline uint64_t an_key_probe(uint32_t split, uint32_t rank, size_t nf)
+{
+    return (uint64_t)(2 * split * nf + rank + 1) << 32 | 1;
+}
+
+static inline uint64_t an_key_rest(uint32_t split, uint32_t rank, size_t nf, uint32_t pos)
+{
+    return (uint64_t)((2 * split + 1) * nf + rank + 1) << 32 | pos;
+}
+
+static inline uint64_t key_of(const an_scan *s, uint32_t pos)
+{
+    return pos == s->probe ? an_key_probe(s->split, s->rank, s->c->nf) : an_key_rest(s->split, s->rank, s->c->nf, pos);
+}
 
 /* The slack is a quarter of the interval's larger half: the whole half-width
  * (ConTree's choice) makes every child search looser than it pays for on these
@@ -72,8 +97,27 @@ static void compose(an_scan *s, uint32_t row, const an_entry *tl, uint32_t ll, c
     *s->len = 1 + ll + lr;
 }
 
+/* Whether a candidate costing `cost` with key `key` beats the incumbent.  Keys
+ * count at the root (and everywhere in canonical mode); below the root the
+ * search only needs the least cost, the root's children being solved again
+ * canonically once the root's split is known (an_solve). */
+static inline bool beats(const an_scan *s, int64_t cost, uint64_t key)
+{
+    return s->ties ? an_beats(cost, key, s->inc) : cost < s->inc->cost;
+}
+
+/* A candidate replaces the incumbent. */
+static bool take(an_scan *s, const an_point *q, uint64_t key)
+{
+    int64_t cost = q->l + q->r;
+    if (!beats(s, cost, key)) return false;
+    *s->inc = (an_inc){cost, key, true, q->pos, s->kl, q->l, q->r};
+    if (s->level == 0) an_publish(s->c, cost);
+    return true;
+}
+
 /* Depth 2: both children are stumps (or leaves), found by one sweep. */
-static void eval_d2(an_scan *s, an_point *q)
+static bool eval_d2(an_scan *s, an_point *q)
 {
     an_ctx *c = s->c;
     const size_t nc = c->nc;
@@ -92,11 +136,11 @@ static void eval_d2(an_scan *s, an_point *q)
     c->stats.evaluated++;
     q->l = s->kl ? sl.best : sl.leaf;
     q->r = s->kr ? sr.best : sr.leaf;
-    if (q->l + q->r >= *s->best) return;
-    *s->best = q->l + q->r;
+    if (!take(s, q, key_of(s, q->pos))) return false;
     an_entry a[3], b[3];
     uint32_t la = leaf_or_stump(a, &sl, s->kl), lb = leaf_or_stump(b, &sr, s->kr);
     compose(s, s->list[q->pos - 1].row, a, la, b, lb);
+    return true;
 }
 
 /* The children's sorted lists: a stable partition of every list. */
@@ -118,8 +162,10 @@ static void partition(an_ctx *c, const an_node *nd, const an_item *left_list, ui
 /* Depth ≥ 3: the children by recursion, the larger first.  Both are searched
  * against the incumbent plus `slack` (after ConTree's interval half-distance):
  * a threshold proven to cost at least best + slack bounds every neighbour
- * within slack of it, so a whole stretch of the interval falls at once. */
-static void eval_deep(an_scan *s, an_point *q, int64_t slack)
+ * within slack of it, so a whole stretch of the interval falls at once.  A
+ * candidate whose key precedes the incumbent's wins a tie, so its children
+ * get one more. */
+static bool eval_deep(an_scan *s, an_point *q, int64_t slack)
 {
     an_ctx *c = s->c;
     an_frame *fr = &c->frames[s->level];
@@ -133,18 +179,21 @@ static void eval_deep(an_scan *s, an_point *q, int64_t slack)
     uint32_t k1 = left_first ? s->kl : s->kr, k2 = left_first ? s->kr : s->kl;
     an_entry *t1 = left_first ? fr->tl : fr->tr, *t2 = left_first ? fr->tr : fr->tl;
     uint32_t l1 = 0, l2 = 0;
-    int64_t budget = *s->best + slack;
+    const uint64_t key = key_of(s, pos);
+    int64_t budget = s->inc->cost + slack + (s->ties && key < s->inc->key);
     int64_t ub1 = budget - *b2;
     int64_t v1 = an_solve(c, n1, s->level + 1, s->d - 1, k1, ub1, t1, &l1);
     *b1 = max64(*b1, v1);
-    if (v1 >= ub1) return;
+    if (v1 >= ub1) return false;
     int64_t ub2 = budget - v1;
     int64_t v2 = an_solve(c, n2, s->level + 1, s->d - 1, k2, ub2, t2, &l2);
     *b2 = max64(*b2, v2);
-    if (v2 >= ub2 || v1 + v2 >= *s->best) return;
-    *s->best = v1 + v2;
+    if (v2 >= ub2) return false;
+    an_point got = {pos, left_first ? v1 : v2, left_first ? v2 : v1};
+    if (!take(s, &got, key)) return false;
     if (left_first) compose(s, s->list[pos - 1].row, t1, l1, t2, l2);
     else compose(s, s->list[pos - 1].row, t2, l2, t1, l1);
+    return true;
 }
 
 static inline void note_lb(an_scan *s, int64_t v)
@@ -152,19 +201,25 @@ static inline void note_lb(an_scan *s, int64_t v)
     if (v < *s->lb) *s->lb = v;
 }
 
-static void evaluate(an_scan *s, an_point *q, int64_t slack)
+static bool evaluate(an_scan *s, an_point *q, int64_t slack)
 {
-    if (s->d == 2) eval_d2(s, q);
-    else eval_deep(s, q, slack);
+    return s->d == 2 ? eval_d2(s, q) : eval_deep(s, q, slack);
 }
 
 /* The thresholds strictly between a and b; the first one looked at is iq
- * (−1: the middle), already evaluated when it is `known`. */
+ * (−1: the middle), already evaluated when it is `known`.  Every threshold
+ * looked at (or ruled out) leaves a lower bound in *lb; the incumbent only
+ * ever holds a candidate at least as good, by (cost, key), as every one
+ * pruned, so the search ends at the least (cost, key) whatever the order. */
 static void bb(an_scan *s, const an_point *a, const an_point *b, int32_t ia, int32_t ib, int32_t iq,
                const an_point *known)
 {
     if (ib - ia <= 1 || s->c->aborted) return;
-    if (a->l + b->r >= *s->best) {
+    if (s->level == 0) an_refresh(s->c, s->inc);
+    /* the interval's least key: the probe's when it lies inside */
+    uint32_t first = s->bnd[ia + 1];
+    uint64_t least = s->probe > a->pos && s->probe < b->pos ? key_of(s, s->probe) : key_of(s, first);
+    if (!beats(s, a->l + b->r, least)) {
         note_lb(s, a->l + b->r);
         return;
     }
@@ -172,18 +227,16 @@ static void bb(an_scan *s, const an_point *a, const an_point *b, int32_t ia, int
     an_point q = {s->bnd[iq], 0, 0};
     q.l = max64(a->l, b->l - (s->wpre[b->pos] - s->wpre[q.pos]));
     q.r = max64(b->r, a->r - (s->wpre[q.pos] - s->wpre[a->pos]));
-    int64_t before = *s->best;
     if (known && known->pos == q.pos) {
         q.l = max64(q.l, known->l);
         q.r = max64(q.r, known->r);
-        before = AN_INF; /* noted below: a lower bound in any case */
-    } else if (q.l + q.r < before && !an_tick(s->c)) {
+    } else if (beats(s, q.l + q.r, key_of(s, q.pos)) && !an_tick(s->c)) {
         int64_t wa = s->wpre[q.pos] - s->wpre[a->pos], wb = s->wpre[b->pos] - s->wpre[q.pos];
         evaluate(s, &q, (wa > wb ? wa : wb) / AN_SLACK_DIV);
     } else {
         s->c->stats.skipped++;
     }
-    if (*s->best == before || before == AN_INF) note_lb(s, q.l + q.r);
+    note_lb(s, q.l + q.r);
     if (a->l + q.r <= q.l + b->r) {
         bb(s, a, &q, ia, iq, -1, NULL);
         bb(s, &q, b, iq, ib, -1, NULL);
@@ -227,41 +280,125 @@ static void order_features(an_ctx *c, an_frame *fr)
     }
 }
 
+/* The splits of the budget s − 1 between the children: kl from hi down to lo. */
+static void budgets(uint32_t d, uint32_t s, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t full = d - 1 >= 31 ? UINT32_MAX : (1u << (d - 1)) - 1; /* a child's largest useful budget */
+    *hi = s - 1 < full ? s - 1 : full;
+    *lo = s - 1 > full ? s - 1 - full : 0;
+    if (*lo > *hi) *lo = *hi;
+}
+
+/* Whether a candidate keyed `least` or later can still beat the incumbent
+ * (keys of the search's later steps are larger; costs are ≥ 0). */
+static inline bool open_from(const an_inc *inc, uint64_t least, bool ties)
+{
+    return inc->cost > 0 || (ties && inc->key > least);
+}
+
+static inline uint64_t least_key(uint32_t split, uint32_t rank, size_t nf, unsigned phase)
+{
+    return phase ? an_key_rest(split, rank, nf, 1) : an_key_probe(split, rank, nf);
+}
+
+/* A feature's best single threshold, evaluated first (phase 0), then every
+ * other threshold by branch-and-bound between the ends (phase 1).  fr: the
+ * scratch for the thresholds; the probe is the node's own. */
+static void scan_feature(an_scan *sc, an_frame *fr, an_point *probe, const an_guide *guide,
+                         const an_stump *whole, unsigned phase)
+{
+    an_ctx *c = sc->c;
+    if (phase == 0) {
+        *probe = (an_point){guide->pos, 0, 0};
+        if (probe->pos && !an_tick(c)) evaluate(sc, probe, 0);
+        return;
+    }
+    uint32_t nb = thresholds(c, fr, sc->list, sc->nd->m);
+    /* At depth 2 the children of the end points are known: all items on one
+     * side, a leaf or the node's own best stump. */
+    int64_t all_l = sc->d > 2 ? 0 : sc->kl ? whole->best : whole->leaf;
+    int64_t all_r = sc->d > 2 ? 0 : sc->kr ? whole->best : whole->leaf;
+    an_point a = {0, 0, all_r}, b = {sc->nd->m, all_l, 0};
+    if (nb) bb(sc, &a, &b, -1, (int32_t)nb, first_threshold(fr->bnd, nb, probe->pos), probe);
+}
+
 /* Every feature, every split of the budget s − 1 between the children.  Each
  * feature's best single threshold is evaluated first, for all features before
- * any interval search: a good incumbent early prunes every later interval. */
+ * any interval search: a good incumbent early prunes every later interval.
+ * Candidates are keyed by (budget split, feature rank, threshold) and the
+ * least (cost, key) wins, so the tree found does not depend on the order the
+ * candidates are met in, on the upper bound, or on what the cache holds. */
 static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s,
-                   const an_stump *whole, int64_t *best, int64_t *lb, an_entry *out, uint32_t *len)
+                   const an_stump *whole, an_inc *inc, int64_t *lb, an_entry *out, uint32_t *len)
 {
     an_frame *fr = &c->frames[level];
-    uint32_t full = d - 1 >= 31 ? UINT32_MAX : (1u << (d - 1)) - 1; /* a child's largest useful budget */
-    uint32_t hi = s - 1 < full ? s - 1 : full, lo = s - 1 > full ? s - 1 - full : 0;
-    if (lo > hi) lo = hi;
+    uint32_t lo, hi, split = 0;
+    budgets(d, s, &lo, &hi);
     order_features(c, fr);
-    for (uint32_t kl = hi + 1; kl-- > lo && !c->aborted;) {
-        an_scan sc = {c, nd, level, d, kl, s - 1 - kl, 0, NULL, fr->bnd, fr->wpre, best, lb, out, len};
-        for (uint32_t t = 0; t < c->nf && !c->aborted && *best > 0; t++) {
-            uint32_t f = fr->order[t];
-            fr->probe[f] = (an_point){fr->guide[f].pos, 0, 0};
-            if (!fr->probe[f].pos || an_tick(c)) continue;
-            sc.f = (int32_t)f;
-            sc.list = nd->lists + (size_t)f * nd->m;
-            evaluate(&sc, &fr->probe[f], 0);
-        }
-        for (uint32_t t = 0; t < c->nf && !c->aborted && *best > 0; t++) {
-            uint32_t f = fr->order[t];
-            sc.f = (int32_t)f;
-            sc.list = nd->lists + (size_t)f * nd->m;
-            uint32_t nb = thresholds(c, fr, sc.list, nd->m);
-            /* At depth 2 the children of the end points are known: all items
-             * on one side, a leaf or the node's own best stump. */
-            int64_t all_l = d > 2 ? 0 : kl ? whole->best : whole->leaf;
-            int64_t all_r = d > 2 ? 0 : s - 1 - kl ? whole->best : whole->leaf;
-            an_point a = {0, 0, all_r}, b = {nd->m, all_l, 0};
-            if (nb) bb(&sc, &a, &b, -1, (int32_t)nb, first_threshold(fr->bnd, nb, fr->probe[f].pos), &fr->probe[f]);
+    for (uint32_t kl = hi + 1; kl-- > lo && !c->aborted; split++) {
+        for (unsigned phase = 0; phase < 2; phase++) {
+            for (uint32_t t = 0; t < c->nf && !c->aborted; t++) {
+                uint32_t f = fr->order[t];
+                bool ties = level == 0 || c->canon;
+                if (!open_from(inc, least_key(split, t, c->nf, phase), ties)) break;
+                an_scan sc = {c, nd, level, d, kl, s - 1 - kl, (int32_t)f, split, t, fr->guide[f].pos, ties,
+                              nd->lists + (size_t)f * nd->m, fr->bnd, fr->wpre, inc, lb, out, len};
+                scan_feature(&sc, fr, &fr->probe[f], &fr->guide[f], whole, phase);
+            }
         }
     }
 }
+
+#ifdef _OPENMP
+/* The root's features as tasks handed out to the workers (each with its own
+ * scratch, marks and cache): a worker starts a task from the root's incumbent
+ * and lowers its own bound whenever any task has found a cheaper tree (the
+ * shared least cost, whose key it does not know: it then keeps candidates
+ * tying with it, any of which may precede it).  A task ends with the least
+ * (cost, key) of its feature below its bound; the incumbent takes it when it
+ * is less.  The least (cost, key) over all tasks is the serial search's
+ * answer, so the tree is the same for any number of threads and any schedule. */
+static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, const an_stump *whole,
+                         an_inc *inc, int64_t *lb, an_entry *out, uint32_t *len)
+{
+    an_frame *fr = &c->frames[0];
+    uint32_t lo, hi, split = 0;
+    budgets(d, s, &lo, &hi);
+    order_features(c, fr);
+    atomic_store(&c->shared->cost, inc->cost);
+    for (uint32_t w = 0; w < c->n_workers; w++) memcpy(c->workers[w].frames[0].tot, fr->tot, c->nc * sizeof *fr->tot);
+    for (uint32_t kl = hi + 1; kl-- > lo && !c->aborted; split++) {
+        for (unsigned phase = 0; phase < 2 && !c->aborted; phase++) {
+#pragma omp parallel for num_threads(c->n_workers) schedule(dynamic, 1)
+            for (uint32_t t = 0; t < (uint32_t)c->nf; t++) {
+                an_ctx *w = &c->workers[omp_get_thread_num()];
+                uint32_t f = fr->order[t], n = 0;
+                an_inc mine;
+                int64_t least = AN_INF;
+#pragma omp critical(an_incumbent)
+                mine = *inc;
+                mine.own = false;
+                if (w->aborted || !open_from(&mine, least_key(split, t, c->nf, phase), true)) continue;
+                an_refresh(w, &mine);
+                an_scan sc = {w, nd, 0, d, kl, s - 1 - kl, (int32_t)f, split, t, fr->guide[f].pos, true,
+                              nd->lists + (size_t)f * nd->m, w->frames[0].bnd, w->frames[0].wpre, &mine, &least,
+                              w->out, &n};
+                scan_feature(&sc, &w->frames[0], &fr->probe[f], &fr->guide[f], whole, phase);
+#pragma omp critical(an_incumbent)
+                {
+                    if (mine.own && an_beats(mine.cost, mine.key, inc)) {
+                        *inc = mine;
+                        memcpy(out, w->out, n * sizeof *out);
+                        *len = n;
+                    }
+                    if (least < *lb) *lb = least;
+                }
+            }
+            for (uint32_t w = 0; w < c->n_workers; w++) c->aborted |= c->workers[w].aborted;
+        }
+    }
+}
+#endif
 
 /* What the cache knows decides the subproblem: its optimum, or a lower bound
  * that already reaches ub.  Returns true with the answer in *v. */
@@ -284,6 +421,32 @@ static bool cached(an_ctx *c, const an_key *k, const an_node *nd, int64_t ub, an
     return true;
 }
 
+/* The root's split is the least (cost, key); its children, found by a search
+ * that only wanted their least cost, are solved again keeping the least
+ * (cost, key) at every level, without the cache (whose trees were not chosen
+ * so) and with their costs known: the tree no longer depends on the order
+ * the search met things in, the cache, or the number of threads. */
+static void canonical_children(an_ctx *c, const an_node *nd, const an_inc *inc, uint32_t d, uint32_t s,
+                               an_entry *out, uint32_t *len)
+{
+    an_frame *fr = &c->frames[0];
+    const an_item *list = nd->lists + (size_t)out[0].feature * nd->m;
+    partition(c, nd, list, inc->pos, fr->lists);
+    an_node left = {inc->pos, fr->lists}, right = {nd->m - inc->pos, fr->lists + (size_t)inc->pos * c->nf};
+    an_cache *cache = c->cache;
+    uint32_t ll = 0, lr = 0;
+    c->canon = true;
+    c->cache = NULL;
+    int64_t vl = an_solve(c, &left, 1, d - 1, inc->kl, inc->l + 1, fr->tl, &ll);
+    int64_t vr = an_solve(c, &right, 1, d - 1, s - 1 - inc->kl, inc->r + 1, fr->tr, &lr);
+    c->canon = false;
+    c->cache = cache;
+    if (c->aborted || vl != inc->l || vr != inc->r) return; /* a time limit: the tree found stays */
+    memcpy(out + 1, fr->tl, ll * sizeof *out);
+    memcpy(out + 1 + ll, fr->tr, lr * sizeof *out);
+    *len = 1 + ll + lr;
+}
+
 int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
                  an_entry *out, uint32_t *len)
 {
@@ -292,15 +455,16 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     const uint32_t m = nd->m;
     memset(fr->tot, 0, c->nc * sizeof *fr->tot);
     for (uint32_t k = 0; k < m; k++) fr->tot[nd->lists[k].label] += c->unit ? 1 : c->cw[nd->lists[k].label];
-    int64_t local, *best = level ? &local : &c->root_best; /* the root's incumbent is shown in progress */
-    *best = ub;
+    /* Keys: the leaf 0, the best stump 1, deeper trees from 2^32 on; the
+     * bound ub ties with nothing. */
+    an_inc inc = {ub, 0, false, 0, 0, 0, 0};
     int64_t leaf = an_leaf_cost(fr->tot, c->nc);
-    if (leaf < *best) {
-        *best = leaf;
+    if (leaf < inc.cost) {
+        inc = (an_inc){leaf, 0, true, 0, 0, 0, 0};
         out[0] = (an_entry){-1, 0};
         *len = 1;
     }
-    if (m < 2 || s == 0 || d == 0 || *best == 0 || an_tick(c)) return *best;
+    if (m < 2 || s == 0 || d == 0 || inc.cost == 0 || an_tick(c)) return inc.cost;
     if (s > m - 1) s = m - 1;
     if (d > s) d = s;
     if (d < 31 && s > (1u << d) - 1) s = (1u << d) - 1;
@@ -311,17 +475,26 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     if (memo && cached(c, &key, nd, ub, out, len, &v)) return v;
     an_stump st;
     an_stumps(c, nd, NULL, fr->tot, NULL, &st, fr->guide);
-    if (st.best < *best) {
-        *best = st.best;
+    if (st.best < inc.cost) {
+        inc = (an_inc){st.best, 1, true, 0, 0, 0, 0};
         *len = leaf_or_stump(out, &st, true);
     }
-    if (d < 2 || *best == 0) return *best;
-    /* Every threshold not improving the incumbent has a lower bound; their
-     * least (and the leaf's and stump's costs) bounds the optimum when no tree
-     * beats ub. */
+    if (level == 0) c->root_best = inc.cost;
+    if (d < 2 || inc.cost == 0) return inc.cost;
+    /* Every candidate leaves a lower bound; their least (and the leaf's and
+     * stump's costs) bounds the optimum when no tree beats ub. */
     int64_t lb = st.best;
-    search(c, nd, level, d == 2 || s == 2 ? 2 : d, s, &st, best, &lb, out, len);
-    v = *best < ub ? *best : (lb > ub ? lb : ub);
+    uint32_t dd = d == 2 || s == 2 ? 2 : d;
+#ifdef _OPENMP
+    if (level == 0 && c->n_workers > 1 && c->nf > 1) search_tasks(c, nd, dd, s, &st, &inc, &lb, out, len);
+    else
+#endif
+        search(c, nd, level, dd, s, &st, &inc, &lb, out, len);
+    if (level == 0) {
+        c->root_best = inc.cost;
+        if (dd > 2 && inc.key >> 32 && inc.cost < ub && !c->aborted) canonical_children(c, nd, &inc, dd, s, out, len);
+    }
+    v = inc.cost < ub ? inc.cost : (lb > ub ? lb : ub);
     if (memo && !c->aborted) an_cache_put(c->cache, &key, nd, c->mark, v, v < ub ? v : AN_INF, out, *len);
     return v;
 }

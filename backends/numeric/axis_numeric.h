@@ -6,6 +6,7 @@
 #define PDT_RULES_AXIS_NUMERIC_H
 
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -85,17 +86,42 @@ typedef struct an_stats {
     uint64_t hits;        /* subproblems answered by the cache */
 } an_stats;
 
-typedef struct an_ctx {
+/* An incumbent: the least (cost, key) seen, own when the tree written is its;
+ * for a split, its left size, budget split and children's costs. */
+typedef struct an_inc {
+    int64_t cost;
+    uint64_t key;
+    bool own;
+    uint32_t pos, kl;
+    int64_t l, r;
+} an_inc;
+
+static inline bool an_beats(int64_t cost, uint64_t key, const an_inc *inc)
+{
+    return cost < inc->cost || (cost == inc->cost && key < inc->key);
+}
+
+/* What the root's tasks share: the least cost any of them has found. */
+typedef struct an_shared {
+    _Atomic int64_t cost;
+} an_shared;
+
+typedef struct an_ctx an_ctx;
+struct an_ctx {
     size_t nf, nc;         /* features, classes */
     const int64_t *cw;     /* class weights (all 1: unit) */
     bool unit;             /* every class weighs 1 */
     uint8_t *mark;         /* per row: 1 = in the left part being evaluated */
     int64_t *cnt;          /* class-count scratch, 4·C */
-    unsigned threads;      /* sweeping the features of a depth-2 evaluation (1: serial) */
-    uint64_t parallel_min; /* item visits (m·F) from which an evaluation uses them */
-    int64_t *tcnt;         /* per-thread class-count scratch (an_thread_scratch each) */
     an_frame *frames;
     an_cache *cache;       /* NULL: none (--no-memo) */
+    bool canon;            /* below the root too, the least (cost, key) (else the least cost) */
+    /* threads: the root's features are tasks for n_workers workers, each an
+     * an_ctx of its own (workers), writing its trees to `out` */
+    unsigned n_workers;
+    an_ctx *workers;
+    an_shared *shared;     /* set in workers (and the root's context) when there are several */
+    an_entry *out;
     /* limits */
     bool has_deadline, aborted;
     const volatile sig_atomic_t *stop; /* pdt_fit_options.stop */
@@ -106,7 +132,28 @@ typedef struct an_ctx {
     void *progress_user;
     int64_t root_best;     /* the root's incumbent (AN_INF: none yet) */
     an_stats stats;
-} an_ctx;
+};
+
+/* A root candidate of cost `cost` was found: tell the other tasks. */
+static inline void an_publish(an_ctx *c, int64_t cost)
+{
+    if (!c->shared) {
+        c->root_best = cost;
+        return;
+    }
+    int64_t seen = atomic_load_explicit(&c->shared->cost, memory_order_relaxed);
+    while (cost < seen && !atomic_compare_exchange_weak_explicit(&c->shared->cost, &seen, cost, memory_order_relaxed,
+                                                                 memory_order_relaxed)) {
+    }
+}
+
+/* A root task's bound: the least cost found by any task, when it is less. */
+static inline void an_refresh(const an_ctx *c, an_inc *inc)
+{
+    if (!c->shared) return;
+    int64_t v = atomic_load_explicit(&c->shared->cost, memory_order_relaxed);
+    if (v < inc->cost) *inc = (an_inc){v, UINT64_MAX, false, 0, 0, 0, 0};
+}
 
 /* The optimal tree of depth ≤ d with ≤ s branch nodes for the node's items,
  * when it costs less than ub: returns its cost and writes it to out (*len
@@ -140,16 +187,6 @@ typedef struct an_stump {
 /* The threads a search uses: `requested`, else every core (OpenMP's default,
  * OMP_NUM_THREADS honoured); at most AN_MAX_THREADS; 1 without OpenMP. */
 unsigned an_threads(uint32_t requested);
-
-/* Item visits (m·F) from which a depth-2 evaluation sweeps with several
- * threads: a parallel region costs a few microseconds.  The environment
- * variable PDT_NUMERIC_PARALLEL_MIN overrides it (the tests set 0, so that
- * small instances exercise the threaded sweep too). */
-uint64_t an_parallel_min(void);
-
-/* One thread's class-count scratch: 2·C counts, rounded up to whole cache
- * lines (threads writing one line would slow each other down). */
-static inline size_t an_thread_scratch(size_t nc) { return (2 * nc + 7) / 8 * 8 + 8; }
 
 void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
                an_stump *marked, an_stump *other, an_guide *guide);

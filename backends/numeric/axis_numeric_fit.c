@@ -13,14 +13,24 @@
 
 #define TICK_EVERY 64
 
-typedef struct an_data {
-    an_item *lists;
-    int64_t *cw, *cnt, *tcnt;
+/* One search context's scratch: the root's, and each worker's. */
+typedef struct an_scratch {
+    int64_t *cnt;
     uint8_t *mark;
     an_frame *frames;
     uint32_t levels;
-    an_entry *tree;
+    an_entry *out;
     an_cache *cache;
+} an_scratch;
+
+typedef struct an_data {
+    an_item *lists;
+    int64_t *cw;
+    an_entry *tree;
+    an_scratch *scratch; /* 1 + workers */
+    unsigned n_scratch;
+    an_ctx *workers;
+    an_shared shared;
 } an_data;
 
 static double since(const struct timespec *t0)
@@ -35,7 +45,8 @@ static void report(an_ctx *c, double elapsed)
     if (elapsed - c->last_progress < 1.0) return;
     c->last_progress = elapsed;
     char best[48] = "none yet";
-    if (c->root_best != AN_INF) snprintf(best, sizeof best, "%lld", (long long)c->root_best);
+    int64_t root = c->shared ? atomic_load_explicit(&c->shared->cost, memory_order_relaxed) : c->root_best;
+    if (root != AN_INF) snprintf(best, sizeof best, "%lld", (long long)root);
     pdt_progress p = {elapsed, c->stats.nodes, best};
     c->progress(c->progress_user, &p);
 }
@@ -96,7 +107,7 @@ static pdt_status weigh_classes(an_data *a, bool *unit, const pdt_dataset *ds, c
     return PDT_OK;
 }
 
-static pdt_status alloc_frames(an_data *a, size_t n, size_t nf, size_t nc, uint32_t d, uint32_t cap,
+static pdt_status alloc_frames(an_scratch *a, size_t n, size_t nf, size_t nc, uint32_t d, uint32_t cap,
                                pdt_error *err)
 {
     a->levels = d + 1;
@@ -121,7 +132,20 @@ static pdt_status alloc_frames(an_data *a, size_t n, size_t nf, size_t nc, uint3
     return PDT_OK;
 }
 
-static void data_free(an_data *a)
+static pdt_status alloc_scratch(an_scratch *a, size_t n, size_t nf, size_t nc, uint32_t d, uint32_t cap,
+                                size_t memo_bytes, pdt_error *err)
+{
+    a->cnt = calloc(4 * nc, sizeof *a->cnt);
+    a->mark = calloc(n, 1);
+    a->out = malloc(cap * sizeof *a->out);
+    if (!a->cnt || !a->mark || !a->out)
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory for %zu rows × %zu features", n, nf);
+    pdt_status st = alloc_frames(a, n, nf, nc, d, cap, err);
+    if (!st && memo_bytes) st = an_cache_new(&a->cache, n, memo_bytes, err);
+    return st;
+}
+
+static void scratch_free(an_scratch *a)
 {
     for (uint32_t l = 0; a->frames && l < a->levels; l++) {
         an_frame *fr = &a->frames[l];
@@ -136,13 +160,20 @@ static void data_free(an_data *a)
         free(fr->tr);
     }
     free(a->frames);
+    free(a->cnt);
+    free(a->mark);
+    free(a->out);
+    an_cache_free(&a->cache);
+}
+
+static void data_free(an_data *a)
+{
+    for (unsigned k = 0; a->scratch && k < a->n_scratch; k++) scratch_free(&a->scratch[k]);
+    free(a->scratch);
+    free(a->workers);
     free(a->lists);
     free(a->cw);
-    free(a->cnt);
-    free(a->tcnt);
-    free(a->mark);
     free(a->tree);
-    an_cache_free(&a->cache);
 }
 
 /* Depth and budget as the search takes them: d ≤ s ≤ min(2^d − 1, N − 1). */
@@ -187,31 +218,73 @@ static pdt_status make_model(pdt_model **out, const pdt_dataset *ds, const pdt_f
  * depth 4 fill about that much on the ConTree data). */
 #define AN_MEMO_DEFAULT_MB 256
 
+static an_ctx context(const an_data *a, const an_scratch *x, size_t nf, size_t nc, bool unit)
+{
+    return (an_ctx){.nf = nf, .nc = nc, .cw = a->cw, .unit = unit, .mark = x->mark, .cnt = x->cnt,
+                    .frames = x->frames, .cache = x->cache, .out = x->out, .n_workers = 1, .root_best = AN_INF};
+}
+
+/* With several threads the root's features are searched by workers, each with
+ * its own scratch and a cache of its share of the memory limit. */
 static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cls_inst *ci,
                           const pdt_fit_options *opt, uint32_t d, uint32_t s, pdt_error *err)
 {
     size_t n = pdt_dataset_rows(ds), nf = pdt_dataset_dims(ds), nc = ci->n_classes;
     uint32_t cap = 2 * s + 1;
+    /* Workers pay from about 8192 item visits (rows × features) on: the tree is
+     * the same either way.  PDT_NUMERIC_PARALLEL_MIN overrides the size (the
+     * tests set 0, so that small instances go through the tasks too). */
+    const char *env = getenv("PDT_NUMERIC_PARALLEL_MIN");
+    uint64_t least = env && *env >= '0' && *env <= '9' ? strtoull(env, NULL, 10) : 8192;
+    unsigned threads = d >= 2 && nf > 1 && (uint64_t)n * nf >= least ? an_threads(opt->threads) : 1;
+    a->n_scratch = 1 + (threads > 1 ? threads : 0);
     a->lists = malloc((n * (nf ? nf : 1) + 1) * sizeof *a->lists);
     a->cw = malloc((nc + 1) * sizeof *a->cw);
-    unsigned threads = an_threads(opt->threads);
-    a->cnt = calloc(4 * nc, sizeof *a->cnt);
-    a->tcnt = calloc(an_thread_scratch(nc) * threads, sizeof *a->tcnt);
-    a->mark = calloc(n, 1);
     a->tree = malloc(cap * sizeof *a->tree);
-    if (!a->lists || !a->cw || !a->cnt || !a->tcnt || !a->mark || !a->tree)
+    a->scratch = calloc(a->n_scratch, sizeof *a->scratch);
+    a->workers = calloc(a->n_scratch, sizeof *a->workers);
+    if (!a->lists || !a->cw || !a->tree || !a->scratch || !a->workers)
         return pdt_error_set(err, PDT_ENOMEM, "out of memory for %zu rows × %zu features", n, nf);
     bool unit;
     pdt_status st = weigh_classes(a, &unit, ds, ci, err);
     if (!st) st = sort_features(a, ds, n, nf, err);
-    if (!st) st = alloc_frames(a, n, nf, nc, d, cap, err);
     size_t mb = opt->memo_megabytes ? opt->memo_megabytes : AN_MEMO_DEFAULT_MB;
-    if (!st && !opt->no_memo && d >= 3) st = an_cache_new(&a->cache, n, mb << 20, err);
+    size_t memo = !opt->no_memo && d >= 3 ? (mb << 20) / (a->n_scratch > 1 ? a->n_scratch - 1 : 1) : 0;
+    for (unsigned k = 0; k < a->n_scratch && !st; k++)
+        st = alloc_scratch(&a->scratch[k], n, nf, nc, d, cap, k == 0 && a->n_scratch > 1 ? 0 : memo, err);
     if (st) return st;
-    *c = (an_ctx){.nf = nf, .nc = nc, .cw = a->cw, .unit = unit, .mark = a->mark, .cnt = a->cnt,
-                  .threads = threads, .parallel_min = an_parallel_min(), .tcnt = a->tcnt, .frames = a->frames, .root_best = AN_INF,
-                  .cache = a->cache};
+    *c = context(a, &a->scratch[0], nf, nc, unit);
+    atomic_init(&a->shared.cost, AN_INF);
+    if (a->n_scratch > 1) {
+        c->n_workers = a->n_scratch - 1;
+        c->workers = a->workers;
+        c->shared = &a->shared;
+        for (unsigned w = 0; w < c->n_workers; w++) {
+            a->workers[w] = context(a, &a->scratch[w + 1], nf, nc, unit);
+            a->workers[w].shared = &a->shared;
+        }
+    }
     return PDT_OK;
+}
+
+/* Limits, progress and the stop flag, for the root's context and its workers
+ * (only the first worker reports progress). */
+static void set_limits(an_ctx *c, const pdt_fit_options *opt, const struct timespec *start, bool progress)
+{
+    c->start = *start;
+    c->has_deadline = opt->time_limit > 0;
+    c->deadline = opt->time_limit;
+    c->progress = progress ? opt->progress : NULL;
+    c->progress_user = opt->progress_user;
+    c->stop = opt->stop;
+}
+
+static void add_stats(an_stats *to, const an_stats *s)
+{
+    to->nodes += s->nodes;
+    to->evaluated += s->evaluated;
+    to->skipped += s->skipped;
+    to->hits += s->hits;
 }
 
 pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
@@ -226,22 +299,25 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
     if (st) return st;
     st = prepare(&a, &c, ds, &ci, opt, d, s, err);
     if (!st) {
-        clock_gettime(CLOCK_MONOTONIC, &c.start);
-        c.has_deadline = opt->time_limit > 0;
-        c.deadline = opt->time_limit;
-        c.progress = opt->progress;
-        c.progress_user = opt->progress_user;
-        c.stop = opt->stop;
+        struct timespec start;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        set_limits(&c, opt, &start, true);
+        for (unsigned w = 0; w < c.n_workers && c.workers; w++) set_limits(&c.workers[w], opt, &start, w == 0);
         an_node root = {(uint32_t)pdt_dataset_rows(ds), a.lists};
         int64_t cost = an_solve(&c, &root, 0, d, s, AN_INF, a.tree, &len);
         double seconds = since(&c.start);
+        size_t entries = an_cache_entries(a.scratch[0].cache);
+        for (unsigned w = 0; w < c.n_workers && c.workers; w++) {
+            add_stats(&c.stats, &c.workers[w].stats);
+            entries += an_cache_entries(a.scratch[w + 1].cache);
+        }
         st = make_model(out, ds, opt, a.tree, len, cost, err);
         if (!st) {
             pdt_model *m = *out;
             m->optimal = !c.aborted;
             m->stats = (pdt_search_stats){.nodes = c.stats.nodes, .candidates = c.stats.evaluated,
                                           .pruned = c.stats.skipped, .memo_hits = c.stats.hits,
-                                          .memo_entries = an_cache_entries(a.cache), .seconds = seconds};
+                                          .memo_entries = entries, .seconds = seconds};
             m->seconds = seconds;
         }
     }

@@ -17,7 +17,6 @@
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
-#include <stdatomic.h>
 #endif
 
 #include "axis_numeric.h"
@@ -205,94 +204,6 @@ unsigned an_threads(uint32_t requested)
 #endif
 }
 
-uint64_t an_parallel_min(void)
-{
-    const char *v = getenv("PDT_NUMERIC_PARALLEL_MIN");
-    return v && *v >= '0' && *v <= '9' ? strtoull(v, NULL, 10) : 8192;
-}
-
-#ifdef _OPENMP
-
-/* A thread's result replaces the combined one when it is cheaper, or as cheap
- * from an earlier feature: the serial sweep's answer, the first best split in
- * feature order (a leaf, rule −1, only when no split beats it). */
-static void combine(an_stump *into, const an_stump *s)
-{
-    if (s->best < into->best || (s->best == into->best && s->rule.feature >= 0 &&
-                                 into->rule.feature >= 0 && s->rule.feature < into->rule.feature))
-        *into = *s;
-}
-
-/* Sweeps feature f for one thread.  Its stumps hold the serial answer over
- * the features it has seen; `shared` the least cost any thread has found so
- * far (per part), which prunes as the serial sweep's running best does.  A
- * cost that another thread or a later feature reached loses a tie to f (the
- * serial sweep would have met f first), so f is swept against that cost + 1
- * (costs are integers: a cost ≤ it then counts as better, and no threshold
- * costing it is skipped); a split of an earlier feature, or the leaf, keeps
- * winning ties.  Whatever `shared` holds, the thread's answer is the same:
- * the bound only decides how much of f is looked at. */
-static void sweep_tied(an_ctx *c, const an_node *nd, const int64_t *const tot[2], an_stump *const mine[2],
-                       int64_t *cnt, size_t f, _Atomic int64_t shared[2])
-{
-    int64_t own[2];
-    bool any = false;
-    for (unsigned p = 0; p < 2; p++) {
-        own[p] = mine[p]->best;
-        int64_t bound = own[p] + (mine[p]->rule.feature > (int32_t)f);
-        int64_t other = atomic_load_explicit(&shared[p], memory_order_relaxed);
-        if (other + 1 < bound) bound = other + 1;
-        mine[p]->best = bound;
-        any = any || bound > 0;
-    }
-    if (any) sweep_feature(c, nd, tot, mine, cnt, f);
-    for (unsigned p = 0; p < 2; p++) {
-        if (mine[p]->rule.feature != (int32_t)f) {
-            mine[p]->best = own[p];
-            continue;
-        }
-        int64_t v = mine[p]->best, seen = atomic_load_explicit(&shared[p], memory_order_relaxed);
-        while (v < seen && !atomic_compare_exchange_weak_explicit(&shared[p], &seen, v, memory_order_relaxed,
-                                                                  memory_order_relaxed)) {
-        }
-    }
-}
-
-/* The features handed out one at a time to the threads as they come free,
- * each thread with its own stumps and scratch.  A thread may see its
- * features in any order (libomp's dynamic schedule does not keep them
- * increasing), so sweep_tied keeps each thread's stumps at the serial
- * sweep's answer over the features it has seen — the least cost, from the
- * first feature reaching it — and combining the threads' answers the same
- * way gives the serial answer for any number of threads and any schedule.
- * The features are handed out from the last to the first, so that every run
- * with several threads depends on those ties being right. */
-static void sweep_parallel(an_ctx *c, const an_node *nd, const int64_t *const tot[2], an_stump *const st[2])
-{
-    struct {
-        an_stump st[2];
-        char pad[64]; /* no cache line shared by two threads */
-    } res[AN_MAX_THREADS];
-    unsigned used = 1;
-    const size_t nf = c->nf;
-    _Atomic int64_t shared[2];
-    atomic_init(&shared[0], st[0]->best);
-    atomic_init(&shared[1], st[1]->best);
-#pragma omp parallel num_threads(c->threads)
-    {
-        unsigned t = (unsigned)omp_get_thread_num(), n = (unsigned)omp_get_num_threads();
-        if (t == 0) used = n;
-        res[t].st[0] = *st[0];
-        res[t].st[1] = *st[1];
-        an_stump *const mine[2] = {&res[t].st[0], &res[t].st[1]};
-        int64_t *cnt = c->tcnt + an_thread_scratch(c->nc) * t;
-#pragma omp for schedule(dynamic, 1) nowait
-        for (size_t i = 0; i < nf; i++) sweep_tied(c, nd, tot, mine, cnt, nf - 1 - i, shared);
-    }
-    for (unsigned t = 0; t < used; t++) combine(st[0], &res[t].st[0]), combine(st[1], &res[t].st[1]);
-}
-#endif
-
 void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
                an_stump *marked, an_stump *other, an_guide *guide)
 {
@@ -309,12 +220,6 @@ void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const in
     stump_init(marked, tot_marked, nc);
     an_stump *const st[2] = {other, marked};
     const int64_t *const tot[2] = {tot_other, tot_marked};
-#ifdef _OPENMP
-    if (c->threads > 1 && (uint64_t)m * c->nf >= c->parallel_min) {
-        sweep_parallel(c, nd, tot, st);
-        return;
-    }
-#endif
     for (size_t f = 0; f < c->nf && (other->best > 0 || marked->best > 0); f++)
         sweep_feature(c, nd, tot, st, c->cnt, f);
 }
