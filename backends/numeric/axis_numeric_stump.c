@@ -210,10 +210,21 @@ void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const in
     const uint32_t m = nd->m;
     const size_t nc = c->nc;
     stump_init(other, tot_other, nc);
+    if (!marked && !guide) {
+        for (size_t f = 0; f < c->nf; f++) sweep_one(c, nd->lists + f * m, m, tot_other, other, (int32_t)f);
+        return;
+    }
     if (!marked) {
+        /* Each feature swept against its own best: its guide is then its best
+         * single threshold (the first of the cheapest), not whatever was
+         * computed before the other features' best made the sweep skip —
+         * the probe the search evaluates first for that feature. */
         for (size_t f = 0; f < c->nf; f++) {
-            an_guide g = sweep_one(c, nd->lists + f * m, m, tot_other, other, (int32_t)f);
-            if (guide) guide[f] = g;
+            an_stump own;
+            stump_init(&own, tot_other, nc);
+            an_guide g = sweep_one(c, nd->lists + f * m, m, tot_other, &own, (int32_t)f);
+            guide[f] = own.rule.feature < 0 ? (an_guide){own.best, 0} : g;
+            if (own.best < other->best) *other = own;
         }
         return;
     }
