@@ -301,7 +301,7 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
     if (!st) {
         struct timespec start;
         clock_gettime(CLOCK_MONOTONIC, &start);
-        set_limits(&c, opt, &start, true);
+        set_limits(&c, opt, &start, c.n_workers <= 1); /* with workers the first one reports */
         for (unsigned w = 0; w < c.n_workers && c.workers; w++) set_limits(&c.workers[w], opt, &start, w == 0);
         an_node root = {(uint32_t)pdt_dataset_rows(ds), a.lists};
         int64_t cost = an_solve(&c, &root, 0, d, s, AN_INF, a.tree, &len);
