@@ -380,6 +380,7 @@ static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, c
                 mine.own = false;
                 if (w->aborted || !open_from(&mine, least_key(split, t, c->nf, phase), true)) continue;
                 an_refresh(w, &mine);
+                w->stats.tasks++;
                 an_scan sc = {w, nd, 0, d, kl, s - 1 - kl, (int32_t)f, split, t, fr->guide[f].pos, true,
                               nd->lists + (size_t)f * nd->m, w->frames[0].bnd, w->frames[0].wpre, &mine, &least,
                               w->out, &n};

@@ -84,6 +84,7 @@ typedef struct an_stats {
     uint64_t evaluated;   /* thresholds whose subtrees were computed */
     uint64_t skipped;     /* thresholds decided by bounds alone */
     uint64_t hits;        /* subproblems answered by the cache */
+    uint64_t tasks;       /* root tasks run (workers) */
 } an_stats;
 
 /* An incumbent: the least (cost, key) seen, own when the tree written is its;

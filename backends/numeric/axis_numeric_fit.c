@@ -307,8 +307,14 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
         int64_t cost = an_solve(&c, &root, 0, d, s, AN_INF, a.tree, &len);
         double seconds = since(&c.start);
         size_t entries = an_cache_entries(a.scratch[0].cache);
+        const char *show = getenv("PDT_WORKER_STATS"); /* the balance, for bench/ (stderr) */
         for (unsigned w = 0; w < c.n_workers && c.workers; w++) {
-            add_stats(&c.stats, &c.workers[w].stats);
+            const an_stats *ws = &c.workers[w].stats;
+            if (show && *show == '1')
+                fprintf(stderr, "numeric worker %u: %llu tasks, %llu subproblems, %llu evaluations\n", w,
+                        (unsigned long long)ws->tasks, (unsigned long long)ws->nodes,
+                        (unsigned long long)ws->evaluated);
+            add_stats(&c.stats, ws);
             entries += an_cache_entries(a.scratch[w + 1].cache);
         }
         st = make_model(out, ds, opt, a.tree, len, cost, err);
