@@ -40,7 +40,7 @@ typedef struct an_scan {
     int32_t f;
     uint32_t split, rank; /* the budget split's and the feature's place in the search order */
     uint32_t probe;  /* the feature's best single threshold (left size; 0: none) */
-    bool ties;       /* keys decide between equal costs (the root, or canonical mode) */
+    bool ties;       /* keys decide between equal costs (at the root) */
     const an_item *list;
     const uint32_t *bnd;
     const int64_t *wpre;
@@ -98,9 +98,9 @@ static void compose(an_scan *s, uint32_t row, const an_entry *tl, uint32_t ll, c
 }
 
 /* Whether a candidate costing `cost` with key `key` beats the incumbent.  Keys
- * count at the root (and everywhere in canonical mode); below the root the
- * search only needs the least cost, the root's children being solved again
- * canonically once the root's split is known (an_solve). */
+ * count at the root; below it the search only needs the least cost, the
+ * root's children being solved again once the root's split is known
+ * (canonical_children). */
 static inline bool beats(const an_scan *s, int64_t cost, uint64_t key)
 {
     return s->ties ? an_beats(cost, key, s->inc) : cost < s->inc->cost;
@@ -339,7 +339,7 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
         for (unsigned phase = 0; phase < 2; phase++) {
             for (uint32_t t = 0; t < c->nf && !c->aborted; t++) {
                 uint32_t f = fr->order[t];
-                bool ties = level == 0 || c->canon;
+                bool ties = level == 0;
                 if (!open_from(inc, least_key(split, t, c->nf, phase), ties)) break;
                 an_scan sc = {c, nd, level, d, kl, s - 1 - kl, (int32_t)f, split, t, fr->guide[f].pos, ties,
                               nd->lists + (size_t)f * nd->m, fr->bnd, fr->wpre, inc, lb, out, len};
@@ -422,11 +422,12 @@ static bool cached(an_ctx *c, const an_key *k, const an_node *nd, int64_t ub, an
     return true;
 }
 
-/* The root's split is the least (cost, key); its children, found by a search
- * that only wanted their least cost, are solved again keeping the least
- * (cost, key) at every level, without the cache (whose trees were not chosen
- * so) and with their costs known: the tree no longer depends on the order
- * the search met things in, the cache, or the number of threads. */
+/* The root's split is the least (cost, key); its children's trees, as the
+ * search found them, depend on the bounds it happened to pass down and on
+ * what the cache held (the workers' caches, with threads).  They are solved
+ * again with bounds fixed by their known costs and without the cache: a
+ * function of the data alone, so the tree is the same for any number of
+ * threads and any schedule. */
 static void canonical_children(an_ctx *c, const an_node *nd, const an_inc *inc, uint32_t d, uint32_t s,
                                an_entry *out, uint32_t *len)
 {
@@ -436,11 +437,9 @@ static void canonical_children(an_ctx *c, const an_node *nd, const an_inc *inc, 
     an_node left = {inc->pos, fr->lists}, right = {nd->m - inc->pos, fr->lists + (size_t)inc->pos * c->nf};
     an_cache *cache = c->cache;
     uint32_t ll = 0, lr = 0;
-    c->canon = true;
     c->cache = NULL;
     int64_t vl = an_solve(c, &left, 1, d - 1, inc->kl, inc->l + 1, fr->tl, &ll);
     int64_t vr = an_solve(c, &right, 1, d - 1, s - 1 - inc->kl, inc->r + 1, fr->tr, &lr);
-    c->canon = false;
     c->cache = cache;
     if (c->aborted || vl != inc->l || vr != inc->r) return; /* a time limit: the tree found stays */
     memcpy(out + 1, fr->tl, ll * sizeof *out);

@@ -116,7 +116,6 @@ struct an_ctx {
     int64_t *cnt;          /* class-count scratch, 4·C */
     an_frame *frames;
     an_cache *cache;       /* NULL: none (--no-memo) */
-    bool canon;            /* below the root too, the least (cost, key) (else the least cost) */
     /* threads: the root's features are tasks for n_workers workers, each an
      * an_ctx of its own (workers), writing its trees to `out` */
     unsigned n_workers;
