@@ -137,6 +137,15 @@ pdt_status pdt_engine_union(pdt_search_state *s, pdt_node *node, const pdt_lazy_
     }
     node->n_rules = pdt_engine_derive_rules(s, f->rules, lz);
     node->rules = f->rules;
+    if (k == 1 && s->stump_on) { /* one branch node: the problem's loop over the rules' sides */
+        for (uint32_t i = 0; i < node->n_rules; i++) f->sides[i] = s->sides + (size_t)node->rules[i] * s->words;
+        uint32_t idx;
+        st = s->pc->stump(f->v_c, &idx, s->inst, node, f->sides, node->n_rules, s->o.min_leaf, NULL, s->err);
+        if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
+        s->stats.candidates += node->n_rules;
+        a->add(f->v_best, f->v_c);
+        goto done;
+    }
     uint32_t n = pdt_engine_split_count(s, node);
     bool dedup = s->dedup_on;
     if (dedup) pdt_engine_seen_reset(f);
@@ -159,6 +168,7 @@ pdt_status pdt_engine_union(pdt_search_state *s, pdt_node *node, const pdt_lazy_
         if (!st) st = node_absorbed(s, f, node, k, &stop);
         if (st) return st;
     }
+done:
     if (s->memo_on && !s->aborted) {
         pdt_memo_entry *put = pdt_memo_put(s->memo, node->items, k, drem, 0);
         if (put) {
@@ -265,16 +275,16 @@ typedef struct owned {
     uint32_t *rules;
 } owned;
 
+/* A copy of a child's items; its rules stay lazy (derived from the parent's
+ * list, which outlives it, only when the child is searched). */
 static bool own(pdt_search_state *s, owned *o, const pdt_node *n, const pdt_lazy_rules *lz)
 {
     o->items = malloc((s->words ? s->words : 1) * sizeof *o->items);
-    o->rules = malloc((lz->n ? lz->n : 1) * sizeof *o->rules);
-    if (!o->items || !o->rules) return false;
+    if (!o->items) return false;
     memcpy(o->items, n->items, s->words * sizeof *o->items);
     o->node = *n;
     o->node.items = o->items;
-    uint32_t m = pdt_engine_derive_rules(s, o->rules, lz);
-    o->lz = (pdt_lazy_rules){o->rules, m, UINT32_MAX, lz->dir};
+    o->lz = *lz;
     return true;
 }
 

@@ -410,7 +410,9 @@ struct pdt_problem_class {
      * bitsets, the best value of DN (DL left) r (DL right) strictly below
      * bound.  Writes it and its index, or *index = UINT32_MAX when none beats
      * the bound.  Skips splits with an empty side or a side holding fewer than
-     * min_leaf items.  Used by the rule splitter only. */
+     * min_leaf items.  Used by the rule splitter only.  With an idempotent
+     * algebra (fronts) it writes the ⊕ over all those splits instead (bound
+     * NULL, *index unused). */
     pdt_status (*stump)(void *value, uint32_t *index, void *inst, const pdt_node *node,
                         const uint64_t *const *sides, uint32_t n, uint32_t min_leaf,
                         const void *bound, pdt_error *err);

@@ -43,6 +43,40 @@ static pdt_status cf_lower_bound(void *value, void *inst, const pdt_node *node, 
     return pdt_front_push(f, 0, 0, 0, 0, 0) ? PDT_OK : pdt_error_set(err, PDT_ENOMEM, "out of memory");
 }
 
+/* One branch node: a split whose left side holds nl items, pl of them
+ * positive, adds (left negatives, right positives) and (right negatives, left
+ * positives) — the other two labellings are the leaf's own points. */
+static pdt_status cf_stump(void *value, uint32_t *index, void *inst, const pdt_node *node,
+                           const uint64_t *const *sides, uint32_t n, uint32_t min_leaf, const void *bound,
+                           pdt_error *err)
+{
+    (void)bound;
+    const cf_inst *c = inst;
+    const size_t words = c->ci.words;
+    const uint64_t *items = node->items, *pos = c->ci.class_bits + (size_t)c->positive * words;
+    const uint32_t total = node->n_items, P = pdt_bits_and_count(items, pos, words), N = total - P;
+    uint32_t lo = min_leaf > 1 ? min_leaf : 1;
+    *index = UINT32_MAX;
+    pdt_front_acc acc;
+    if (!pdt_front_acc_init(&acc, N)) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        const uint64_t *side = sides[i];
+        uint32_t nl = 0, pl = 0;
+        for (size_t w = 0; w < words; w++) {
+            uint64_t x = items[w] & side[w];
+            nl += (uint32_t)__builtin_popcountll(x);
+            pl += (uint32_t)__builtin_popcountll(x & pos[w]);
+        }
+        if (nl < lo || total - nl < lo) continue;
+        uint32_t negl = nl - pl, negr = N - negl, pr = P - pl;
+        pdt_front_acc_add(&acc, negl, pr, 0, 0, 0);
+        pdt_front_acc_add(&acc, negr, pl, 0, 0, 0);
+    }
+    bool ok = pdt_front_acc_take(value, &acc, N);
+    pdt_front_acc_clear(&acc);
+    return ok ? PDT_OK : pdt_error_set(err, PDT_ENOMEM, "out of memory");
+}
+
 /* Not registered (no PDT_DEFINE_PROBLEM): the metric fits' own problem. */
 static const pdt_problem_class classification_front = {
     .version = PDT_PROBLEM_V1,
@@ -52,6 +86,7 @@ static const pdt_problem_class classification_front = {
     .algebra = &pdt_algebra_front,
     .leaf = cf_leaf,
     .lower_bound = cf_lower_bound,
+    .stump = cf_stump,
 };
 
 pdt_status cls_metric_check(uint32_t *positive, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
