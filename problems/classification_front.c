@@ -346,3 +346,79 @@ pdt_status cls_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_
     cls_front_fit_free(&f);
     return st;
 }
+
+/* ------------------------------------------------------------ the public face (pdt.h) */
+
+struct pdt_front_fit {
+    cls_front_fit *f;
+};
+
+pdt_status pdt_front_fit_run(pdt_front_fit **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    *out = NULL;
+    pdt_status st = PDT_OK;
+    if (!pdt_dataset_has_labels(ds)) return pdt_error_set(err, PDT_EINVAL, "%s: the data has no label column", pdt_dataset_name(ds));
+    if (pdt_dataset_rows(ds) == 0) return pdt_error_set(err, PDT_EINVAL, "%s: no data rows", pdt_dataset_name(ds));
+    if (pdt_dataset_rows(ds) >= UINT32_MAX / 2) return pdt_error_set(err, PDT_ELIMIT, "%s: too many rows", pdt_dataset_name(ds));
+    for (size_t j = 0; j < pdt_dataset_dims(ds); j++) {
+        const char *fam = opt->rules ? opt->rules : "axis";
+        if (pdt_dataset_is_categorical(ds, j) && !strstr(fam, "binary") && !strstr(fam, "categorical"))
+            return pdt_error_set(err, PDT_EINVAL, "%s: column %s is categorical; fronts with rule family %s "
+                                 "take numeric columns only (use --rules binary)", pdt_dataset_name(ds),
+                                 pdt_dataset_feature_name(ds, j), fam);
+    }
+    pdt_fit_options o = *opt;
+    if (o.metric == PDT_METRIC_ACCURACY) o.metric = PDT_METRIC_F1;
+    pdt_front_fit *f = calloc(1, sizeof *f);
+    if (!f) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    st = cls_front_fit_run(&f->f, ds, &o, err);
+    if (st) {
+        free(f);
+        return st;
+    }
+    *out = f;
+    return PDT_OK;
+}
+
+size_t pdt_front_fit_points(const pdt_front_fit *f) { return cls_front_fit_front(f->f)->n; }
+
+void pdt_front_fit_point(const pdt_front_fit *f, size_t i, uint64_t *fp, uint64_t *fn)
+{
+    const pdt_front *front = cls_front_fit_front(f->f);
+    *fp = i < front->n ? front->p[i].fp : 0;
+    *fn = i < front->n ? front->p[i].fn : 0;
+}
+
+void pdt_front_fit_classes(const pdt_front_fit *f, uint32_t *positive, uint64_t *positives, uint64_t *negatives)
+{
+    if (positive) *positive = f->f->c.positive;
+    if (positives) *positives = f->f->positives;
+    if (negatives) *negatives = f->f->negatives;
+}
+
+size_t pdt_front_fit_best(const pdt_front_fit *f, pdt_metric metric)
+{
+    return pdt_front_best(cls_front_fit_front(f->f), metric, f->f->positives, f->f->negatives);
+}
+
+pdt_status pdt_front_fit_model(pdt_model **out, pdt_front_fit *f, size_t i, pdt_metric metric, pdt_error *err)
+{
+    if (metric == PDT_METRIC_ACCURACY) metric = PDT_METRIC_F1;
+    pdt_status st = cls_front_fit_model(out, f->f, i, metric, err);
+    if (st || i == pdt_front_fit_best(f, metric)) return st;
+    /* another point's tree: not the metric's optimum, and its document carries no front */
+    pdt_model *m = *out;
+    m->optimal = false;
+    free(m->front);
+    m->front = NULL;
+    m->front_points = 0;
+    return PDT_OK;
+}
+
+void pdt_front_fit_free(pdt_front_fit **fp)
+{
+    if (!*fp) return;
+    cls_front_fit_free(&(*fp)->f);
+    free(*fp);
+    *fp = NULL;
+}
