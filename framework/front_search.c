@@ -212,6 +212,7 @@ pdt_status pdt_front_search_run(pdt_front_search **out, const pdt_problem_class 
         st = pdt_engine_union(&fs->s, &node, &lz, opts->max_size, opts->max_depth, &fs->front);
     }
     fs->s.stats.seconds = pdt_engine_elapsed(&fs->s);
+    if (fs->s.memo) fs->s.stats.memo_entries = pdt_memo_count(fs->s.memo);
     *out = fs;
     return st;
 }
