@@ -26,7 +26,8 @@ static cli_option fit_options[] = {
                              "or depth limit needed with binary, axis or categorical rules", NULL},
     {"lexicographic", 0, NULL, "fewest branch nodes among the most accurate trees", NULL},
     {"metric", 0, "NAME", "accuracy (default), f1, mcc or fm (Fowlkes-Mallows): two classes, the best "
-                          "tree of the Pareto front of (FP, FN); --rules binary", NULL},
+                          "tree of the Pareto front of (FP, FN); any family (binary: its backend, the others: the "
+                          "generic engine)", NULL},
     {"positive", 0, "LABEL", "the positive class for --metric (default: the second class)", NULL},
     {"perfect", 0, "[=MODE]", "the smallest perfect tree (fewest training errors any tree can make): "
                               "MODE depth (default: least depth, then fewest branch nodes) or size "

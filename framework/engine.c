@@ -166,7 +166,7 @@ pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, vo
     s->root_rules = root_rules;
     s->o = *opts;
     s->err = err;
-    s->exact = opts->exact_size || !s->alg->selective;
+    s->exact = opts->exact_size || (!s->alg->selective && !s->alg->idempotent);
     bool by_items = !s->rs || pdt_ruleset_region_by_items(s->rs);
     s->data_defined = s->rs && pdt_ruleset_data_defined(s->rs);
     /* The admissible rules of a region are those defined inside it minus its

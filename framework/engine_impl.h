@@ -78,6 +78,10 @@ pdt_status pdt_engine_solve_until(pdt_search_state *s, pdt_node *node, const pdt
 /* Counting (non-selective algebras): the ⊕-sum over all trees of exactly k nodes. */
 pdt_status pdt_engine_count(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz, uint32_t k,
                             uint32_t drem, void *out);
+/* Idempotent non-selective algebras (Pareto fronts, front_search.c): the
+ * ⊕-sum over all trees of at most k nodes. */
+pdt_status pdt_engine_union(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz, uint32_t k,
+                            uint32_t drem, void *out);
 /* Children of node for split `payload` (index hint or UINT32_MAX). */
 pdt_status pdt_engine_split_payload(pdt_search_state *s, const pdt_node *node, int64_t payload,
                                     uint32_t index, pdt_node *l, pdt_lazy_rules *ll, pdt_node *r,

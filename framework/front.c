@@ -57,7 +57,7 @@ void pdt_front_filter(pdt_front *f)
 bool pdt_front_union(pdt_front *f, const pdt_front *g)
 {
     if (!reserve(f, g->n)) return false;
-    memcpy(f->p + f->n, g->p, g->n * sizeof *g->p);
+    if (g->n) memcpy(f->p + f->n, g->p, g->n * sizeof *g->p); /* an empty front may have no array */
     f->n += g->n;
     pdt_front_filter(f);
     return true;

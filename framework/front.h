@@ -73,6 +73,39 @@ static inline bool pdt_point_covers(uint32_t afp, uint32_t afn, uint32_t bfp, ui
 /* Some point of the (filtered) front weakly dominates (fp, fn). */
 bool pdt_front_covers(const pdt_front *f, uint32_t fp, uint32_t fn);
 
+/* ------------------------------------------------------------ the generic search */
+
+/* A front search of the generic engine (front_search.c): the root's front over
+ * every tree within the limits of opts (at most max_size branch nodes, depth at
+ * most max_depth) for a problem whose algebra is pdt_algebra_front, kept with
+ * its subproblem cache so that the tree of any point can be found. */
+typedef struct pdt_front_search pdt_front_search;
+
+/* *out is set (free it) even when the search fails or stops. */
+pdt_status pdt_front_search_run(pdt_front_search **out, const pdt_problem_class *pc, void *inst,
+                                const pdt_ruleset *rs, size_t words, const pdt_node *root,
+                                const pdt_search_opts *opts, pdt_error *err);
+const pdt_front *pdt_front_search_front(const pdt_front_search *fs);
+/* false when a time limit or stop flag ended the search (the front is then partial). */
+bool pdt_front_search_complete(const pdt_front_search *fs);
+const pdt_search_stats *pdt_front_search_stats(const pdt_front_search *fs);
+void pdt_front_search_free(pdt_front_search **fs);
+
+/* A tree in preorder: payload (PDT_LEAF for a leaf) and, for leaves, the how
+ * of the leaf point the problem gave (e.g. the predicted class). */
+typedef struct pdt_front_tree {
+    int64_t *pre;
+    uint32_t *leaf_how;
+    size_t len, cap;
+} pdt_front_tree;
+
+/* A tree whose value is exactly the point (fp, fn) of the root's front (found
+ * again from the cached child fronts: a leaf point, or a split and two child
+ * points that sum to it; the first in the search's order). */
+pdt_status pdt_front_search_tree(pdt_front_tree *out, pdt_front_search *fs, uint32_t fp, uint32_t fn,
+                                 pdt_error *err);
+void pdt_front_tree_clear(pdt_front_tree *t);
+
 /* ------------------------------------------------------------ metrics */
 
 /* Confusion counts of a point, given the data's positives and negatives. */

@@ -354,3 +354,14 @@ pdt_status pdt_model_save_json(const pdt_model *model, const char *path, pdt_err
     json_decref(doc);
     return st;
 }
+
+char *pdt_model_json_text(const pdt_model *model, pdt_error *err)
+{
+    if (pdt_model_check(model, err) != PDT_OK) return NULL;
+    jsave s = {.m = model, .err = err, .st = PDT_OK};
+    json_t *doc = js_document(&s);
+    char *text = s.st == PDT_OK ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    if (!text && s.st == PDT_OK) pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    json_decref(doc);
+    return text;
+}

@@ -322,6 +322,25 @@ typedef struct pdt_model pdt_model;
 pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 void pdt_model_free(pdt_model **model);
 
+/* The whole Pareto front of (false positives, false negatives) of a two-class
+ * fit (issue 10; `pdt front`): every nondominated (FP, FN) some tree within
+ * the limits of opt reaches, FP ascending, searched once by the generic
+ * engine for opt->rules (any family); the tree of any point on request.
+ * opt->metric (accuracy: F1) is the metric the models report. */
+typedef struct pdt_front_fit pdt_front_fit;
+
+pdt_status pdt_front_fit_run(pdt_front_fit **out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                             pdt_error *err);
+size_t pdt_front_fit_points(const pdt_front_fit *f);
+void pdt_front_fit_point(const pdt_front_fit *f, size_t i, uint64_t *fp, uint64_t *fn);
+/* The positive class, and the positives and negatives of the data. */
+void pdt_front_fit_classes(const pdt_front_fit *f, uint32_t *positive, uint64_t *positives, uint64_t *negatives);
+/* The point with the best metric (ties: the first). */
+size_t pdt_front_fit_best(const pdt_front_fit *f, pdt_metric metric);
+/* A model whose tree reaches point i exactly (checked on its own predictions). */
+pdt_status pdt_front_fit_model(pdt_model **out, pdt_front_fit *f, size_t i, pdt_metric metric, pdt_error *err);
+void pdt_front_fit_free(pdt_front_fit **f);
+
 /* The optimum: misclassifications (weighted when class weights are given). */
 void pdt_model_objective(mpq_ptr out, const pdt_model *model);
 /* A metric fit (pdt_fit_options.metric): the metric, the positive class and
@@ -388,6 +407,8 @@ pdt_status pdt_model_write_text(const pdt_model *model, FILE *out, pdt_error *er
 /* JSON result document (see docs/formats.md).  Written to a temporary file and
  * renamed, so a failed save never leaves a partial file behind. */
 pdt_status pdt_model_save_json(const pdt_model *model, const char *path, pdt_error *err);
+/* The same document as text (malloc'd, release with free), or NULL with err set. */
+char *pdt_model_json_text(const pdt_model *model, pdt_error *err);
 pdt_status pdt_model_load_json(pdt_model **out, const char *path, pdt_error *err);
 /* Drawings — pdt_model_render, pdt_model_plot and the problems' trees and
  * pictures — are made by the drawing module libpdt_draw.so (Graphviz, cairo),

@@ -284,11 +284,24 @@ typedef struct pdt_algebra {
     /* Selective only: r = the smallest value greater than v (values are integral). */
     void (*succ)(void *r, const void *v);
     void (*to_text)(pdt_buf *out, const void *v);
+    /* Appended (issue 10): ⊕ is idempotent (x ⊕ x = x, e.g. the union of Pareto
+     * fronts).  A non-selective idempotent algebra gets the "at most K" search
+     * (the leaf term at every budget, degenerate splits skipped, subproblems
+     * cached by item set) instead of exact-size counting. */
+    bool idempotent;
+    /* Optional, idempotent only: a ⊕ b = b (a adds nothing to b: for fronts,
+     * every point of a is weakly dominated by a point of b).  The partial order
+     * that prunes: a split whose lower bound is absorbed by the node's value so
+     * far cannot change it. */
+    bool (*absorbed)(const void *a, const void *b);
 } pdt_algebra;
 
 extern const pdt_algebra pdt_algebra_min_int64; /* int64_t, INT64_MAX = infeasible */
 extern const pdt_algebra pdt_algebra_min_mpz;   /* mpz_t with an infinity flag */
 extern const pdt_algebra pdt_algebra_count;     /* mpz_t, + and × */
+/* Pareto fronts of (FP, FN) (pdt_front of front.h): ∪ + nondominated filter,
+ * Minkowski sum + filter; idempotent. */
+extern const pdt_algebra pdt_algebra_front;
 
 /* mpz value used by pdt_algebra_min_mpz. */
 typedef struct pdt_mpz_value {
@@ -397,7 +410,9 @@ struct pdt_problem_class {
      * bitsets, the best value of DN (DL left) r (DL right) strictly below
      * bound.  Writes it and its index, or *index = UINT32_MAX when none beats
      * the bound.  Skips splits with an empty side or a side holding fewer than
-     * min_leaf items.  Used by the rule splitter only. */
+     * min_leaf items.  Used by the rule splitter only.  With an idempotent
+     * algebra (fronts) it writes the ⊕ over all those splits instead (bound
+     * NULL, *index unused). */
     pdt_status (*stump)(void *value, uint32_t *index, void *inst, const pdt_node *node,
                         const uint64_t *const *sides, uint32_t n, uint32_t min_leaf,
                         const void *bound, pdt_error *err);

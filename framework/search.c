@@ -341,9 +341,11 @@ pdt_status pdt_search(pdt_search_result *res, const pdt_problem_class *problem, 
     res->tree = NULL;
     res->tree_len = 0;
     if (!s.alg->selective) {
-        st = pdt_engine_count(&s, &node, &lz, opts->max_size, opts->max_depth, res->value);
+        st = s.alg->idempotent && !s.exact
+                 ? pdt_engine_union(&s, &node, &lz, opts->max_size, opts->max_depth, res->value)
+                 : pdt_engine_count(&s, &node, &lz, opts->max_size, opts->max_depth, res->value);
         res->found = !st;
-        res->optimal = !st;
+        res->optimal = !st && !s.aborted;
     } else {
         st = optimise(&s, res, root);
     }

@@ -44,4 +44,18 @@ pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
  * depths and sizes. */
 pdt_status cls_fit_perfect(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 
+/* Two-class metric fits through Pareto fronts in the generic engine, for any
+ * rule family (classification_front.c). */
+/* The checks every metric fit makes; *positive = the positive class. */
+pdt_status cls_metric_check(uint32_t *positive, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+pdt_status cls_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+/* The root's whole front under the limits (`pdt front`), kept to give the model of any point. */
+typedef struct cls_front_fit cls_front_fit;
+pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+const struct pdt_front *cls_front_fit_front(const cls_front_fit *f);
+uint32_t cls_front_fit_positive(const cls_front_fit *f);
+/* The model of the front's point-th point (its metric `metric`; front and stats attached). */
+pdt_status cls_front_fit_model(pdt_model **out, cls_front_fit *f, size_t point, pdt_metric metric, pdt_error *err);
+void cls_front_fit_free(cls_front_fit **f);
+
 #endif

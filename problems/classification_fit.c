@@ -248,12 +248,15 @@ pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     pdt_status st = check_input(ds, opt, err);
     if (st) return st;
     const pdt_rule_class *backend = backend_of(opt);
-    if (opt->metric != PDT_METRIC_ACCURACY && !(backend && (backend->flags & PDT_METRICS)))
-        return pdt_error_set(err, PDT_EINVAL, "option --metric %s: supported by the binary family so far "
-                             "(--rules binary, engine auto or backend); rule family %s, engine %s has no "
-                             "Pareto fronts yet", pdt_metric_name(opt->metric), opt->rules ? opt->rules : "axis",
-                             opt->engine == PDT_ENGINE_FUSED ? "fused" : opt->engine == PDT_ENGINE_COMBINATIONS
-                             ? "combinations" : "auto");
+    /* --min-leaf: the binary backend's front search does not take it, the generic engine does */
+    bool generic_metric = opt->min_leaf && opt->engine == PDT_ENGINE_AUTO;
+    if (opt->metric != PDT_METRIC_ACCURACY && (generic_metric || !(backend && (backend->flags & PDT_METRICS)))) {
+        if (opt->engine == PDT_ENGINE_BACKEND)
+            return pdt_error_set(err, PDT_EINVAL, "option --metric %s: rule family \"%s\" has no specialised "
+                                 "backend with fronts (use --engine fused)", pdt_metric_name(opt->metric),
+                                 opt->rules ? opt->rules : "");
+        return cls_fit_metric(out, ds, opt, err); /* fronts in the generic engine */
+    }
     const char *declined = backend && backend->solve_declines ? backend->solve_declines(ds, opt) : NULL;
     if (declined) {
         if (opt->engine == PDT_ENGINE_BACKEND)

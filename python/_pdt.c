@@ -51,20 +51,23 @@ static PyObject *py_fit(PyObject *self, PyObject *args, PyObject *kw)
     static char *keys[] = {"x", "n", "d", "features", "y", "classes", "weights", "rules", "max_size",
                            "max_depth", "min_leaf", "sparse", "lexicographic", "time_limit", "threads",
                            "degree", "rule_options", "engine", "memo_mb", "perfect", "class_weights",
-                           "progress", "categories", NULL};
+                           "progress", "categories", "metric", "positive", NULL};
     PyObject *x, *features, *y, *classes, *w, *progress = Py_None, *cats = Py_None;
     Py_ssize_t n, d;
     fit_job f = {0};
     pdt_fit_options_init(&f.opt);
-    const char *engine = "auto", *perfect = NULL;
+    const char *engine = "auto", *perfect = NULL, *metric = "accuracy";
     int lexicographic = 0;
     unsigned memo_mb = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OnnOOOO|sIIIzpdIIzsIzzOO", keys, &x, &n, &d, &features, &y,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OnnOOOO|sIIIzpdIIzsIzzOOsz", keys, &x, &n, &d, &features, &y,
                                      &classes, &w, &f.opt.rules, &f.opt.max_size, &f.opt.max_depth,
                                      &f.opt.min_leaf, &f.opt.sparse, &lexicographic, &f.opt.time_limit,
                                      &f.opt.threads, &f.opt.rule_params.degree, &f.opt.rule_params.options,
-                                     &engine, &memo_mb, &perfect, &f.opt.class_weights, &progress, &cats))
+                                     &engine, &memo_mb, &perfect, &f.opt.class_weights, &progress, &cats, &metric,
+                                     &f.opt.positive))
         return NULL;
+    if (!pdt_metric_parse(&f.opt.metric, metric))
+        return PyErr_Format(PyExc_ValueError, "metric '%s' is not accuracy, f1, mcc or fm", metric);
     if (!parse_engine(&f.opt.engine, engine) || !parse_perfect(&f.opt.perfect, perfect)) return NULL;
     if (progress != Py_None && !PyCallable_Check(progress))
         return PyErr_Format(PyExc_TypeError, "progress must be callable");

@@ -215,14 +215,19 @@ static void test_metric_fit_refusals(void **state)
                    "option --metric fm: not with --perfect");
     expect_refusal(v, (const char *const[]){"--rules", "binary", "--metric", "f1", "--class-weights", "0=1,1=2", NULL},
                    "option --metric f1: not with --class-weights");
-    expect_refusal(v, (const char *const[]){"--rules", "binary", "--metric", "f1", "--min-leaf", "3", NULL},
+    expect_refusal(v, (const char *const[]){"--rules", "binary", "--engine", "backend", "--metric", "f1", "--min-leaf",
+                                            "3", NULL},
                    "option --metric f1: not with --min-leaf");
     expect_refusal(v, (const char *const[]){"--rules", "binary", "--metric", "f1", "--depth", "9", NULL},
                    "option --metric f1: depth 9; the front search goes to depth 8");
-    expect_refusal(v, (const char *const[]){"--rules", "axis", "--metric", "f1", NULL},
-                   "option --metric f1: supported by the binary family so far");
-    expect_refusal(v, (const char *const[]){"--rules", "binary", "--engine", "fused", "--metric", "mcc", NULL},
-                   "option --metric mcc: supported by the binary family so far");
+    /* other families: the generic engine's fronts (tests/oracle_metric_rules.c); its refusals */
+    expect_refusal(tu_data("iris.csv"), (const char *const[]){"--rules", "axis", "--metric", "f1", NULL},
+                   "has 3 classes; the metrics F1, MCC and FM are for two classes");
+    expect_refusal(v, (const char *const[]){"--rules", "binary", "--engine", "combinations", "--metric", "f1", NULL},
+                   "option --metric f1: not with --engine combinations");
+    expect_refusal(tu_data("iris.csv"), (const char *const[]){"--rules", "hyperplane", "--engine", "backend", "--metric",
+                                                              "mcc", NULL},
+                   "option --metric mcc: rule family \"hyperplane\" has no specialised backend with fronts");
     expect_refusal(v, (const char *const[]){"--rules", "binary", "--metric", "auc", NULL},
                    "option --metric: 'auc' is not accuracy, f1, mcc or fm");
     expect_refusal(v, (const char *const[]){"--rules", "binary", "--positive", "1", NULL},

@@ -54,7 +54,7 @@ __version__ = _pdt.version
 DEFAULT_MAX_DEPTH = 3
 
 _UNLIMITED = 0xFFFFFFFF
-_PARAMS = ("rules", "max_depth", "max_size", "min_leaf", "sparse", "metric", "time_limit", "threads",
+_PARAMS = ("rules", "max_depth", "max_size", "min_leaf", "sparse", "metric", "positive", "time_limit", "threads",
            "lexicographic", "perfect", "degree", "rule_options", "engine", "progress", "categorical", "missing")
 
 
@@ -184,9 +184,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     sparse : float, str or None
         alpha of the sparse objective errors/N + alpha * (branch nodes); a float is
         taken exactly (its rational), a string as an exact decimal ("0.01").
-    metric : "accuracy"
-        The objective: fewest (weighted) misclassifications.  Nonlinear metrics
-        (F1, MCC) are not in libpdt yet and are refused.
+    metric : "accuracy", "f1", "mcc" or "fm"
+        The objective: fewest (weighted) misclassifications, or (two classes)
+        the best F1, Matthews correlation or Fowlkes-Mallows over the Pareto
+        front of (false positives, false negatives) (docs/metrics.md); then
+        objective_ is F1, MCC squared or FM squared, exactly.
+    positive : label or None
+        The positive class for metric f1/mcc/fm (None: the second of classes_).
     time_limit : float or None
         Seconds; the best tree found so far is kept (optimal_ is then False).
     threads : int or None
@@ -224,7 +228,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, rules="axis", max_depth=None, max_size=None, min_leaf=None, sparse=None,
-                 metric="accuracy", time_limit=None, threads=None, lexicographic=False, perfect=None,
+                 metric="accuracy", positive=None, time_limit=None, threads=None, lexicographic=False, perfect=None,
                  degree=None, rule_options=None, engine="auto", progress=None, categorical=None, missing="error"):
         self.rules = rules
         self.max_depth = max_depth
@@ -232,6 +236,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.min_leaf = min_leaf
         self.sparse = sparse
         self.metric = metric
+        self.positive = positive
         self.time_limit = time_limit
         self.threads = threads
         self.lexicographic = lexicographic
@@ -245,8 +250,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ options
     def _options(self):
-        if self.metric != "accuracy":
-            raise ValueError(f"metric={self.metric!r}: libpdt optimises accuracy (misclassifications) only so far")
+        if self.metric not in ("accuracy", "f1", "mcc", "fm"):
+            raise ValueError(f"metric={self.metric!r}: expected 'accuracy', 'f1', 'mcc' or 'fm'")
+        if self.positive is not None and self.metric == "accuracy":
+            raise ValueError("positive= is for metric 'f1', 'mcc' or 'fm'")
         depth, size = _limit(self.max_depth, "max_depth"), _limit(self.max_size, "max_size")
         if depth == _UNLIMITED and size == _UNLIMITED and self.perfect is None and not self._unlimited_sparse():
             depth = DEFAULT_MAX_DEPTH
@@ -264,7 +271,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                     threads=1 if self.threads is None else _limit(self.threads, "threads"),
                     degree=0 if self.degree is None else _limit(self.degree, "degree"),
                     rule_options=self.rule_options, engine=self.engine, perfect=self.perfect,
-                    progress=self.progress)
+                    progress=self.progress, metric=self.metric)
 
     def _unlimited_sparse(self):
         """Multiway trees with a sparse objective need no limit: the Branches
@@ -345,7 +352,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             X, codes = _repeat_rows(X, codes, sample_weight, d)
             n = len(codes)
         self._features = _feature_names(self, d)
-        self.model_ = _pdt.fit(X, n, d, self._features, codes, _class_names(self.classes_), None,
+        names = _class_names(self.classes_)
+        if self.positive is not None:
+            at = [k for k, c in enumerate(self.classes_) if c == self.positive]
+            if not at:
+                raise ValueError(f"positive={self.positive!r} is not a class of y (classes: {list(self.classes_)})")
+            options["positive"] = names[at[0]]
+        self.model_ = _pdt.fit(X, n, d, self._features, codes, names, None,
                                categories=categories, **options)
         self._set_fitted(self.model_)
         return self

@@ -160,3 +160,30 @@ def test_without_scikit_learn():
             "assert clf.score(X, y) == 1.0 and clf.get_params()['max_depth'] == 1\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+def test_metric_f1_mcc_fm_any_family():
+    """Nonlinear metrics (issue 10): the objective is the metric of the tree's own predictions."""
+    from fractions import Fraction
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 12, size=(40, 2)).astype(float)
+    y = np.where(X[:, 0] + X[:, 1] + rng.integers(-3, 4, size=40) > 13, "yes", "no")
+    for rules in ("axis", "hyperplane"):
+        for metric in ("f1", "mcc", "fm"):
+            clf = pdt.OptimalTreeClassifier(rules=rules, max_depth=2, metric=metric, positive="yes").fit(X, y)
+            p = clf.predict(X)
+            tp = int(np.sum((p == "yes") & (y == "yes")))
+            fp = int(np.sum((p == "yes") & (y == "no")))
+            fn = int(np.sum((p == "no") & (y == "yes")))
+            tn = int(np.sum((p == "no") & (y == "no")))
+            if metric == "f1":
+                want = Fraction(2 * tp, 2 * tp + fp + fn)
+            elif metric == "fm":
+                want = Fraction(tp * tp, (tp + fp) * (tp + fn))
+            else:
+                want = Fraction((tp * tn - fp * fn) ** 2, (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+            assert clf.objective_ == want and clf.optimal_
+    with pytest.raises(ValueError, match="positive"):
+        pdt.OptimalTreeClassifier(max_depth=1, metric="f1", positive="maybe").fit(X, y)
+    with pytest.raises(ValueError, match="metric"):
+        pdt.OptimalTreeClassifier(max_depth=1, metric="auc").fit(X, y)
