@@ -226,8 +226,11 @@ static pdt_status make_tree(fit_state *fs, const answer *a)
     for (size_t i = 0; i < m->n_nodes; i++)
         if (m->nodes[i].left < 0)
             m->misclassifications += m->nodes[i].n_items - m->counts[i * m->n_classes + m->nodes[i].label];
+    /* the size is checked when it is proven minimal (then any rebuild has it); the default
+     * fit's subtrees might be re-searched to another tree of equal errors if the cache was full */
     const bs_value unit = bs_unit(fs->search);
-    if (m->misclassifications != a->root.cost / unit || (unit > 1 && m->size != a->root.cost % unit))
+    if (m->misclassifications != a->root.cost / unit || (fs->opt->lexicographic && unit > 1 &&
+                                                         m->size != a->root.cost % unit))
         return pdt_error_set(fs->err, PDT_EINTERNAL, "the tree misclassifies %llu items with %u nodes, "
                              "the search reported value %llu", (unsigned long long)m->misclassifications,
                              m->size, (unsigned long long)a->root.cost);
@@ -266,10 +269,11 @@ static void set_stats(pdt_model *m, bs_search *s, double seconds)
 static bool size_proven(fit_state *fs, const answer *a, uint32_t d, bool lex)
 {
     const bs_value unit = bs_unit(fs->search);
-    if (lex || a->root.size <= 1 || d <= 2) return true;
-    if (a->root.size > 3 || unit == 1) return false;
+    const uint32_t size = fs->m->size;
+    if (lex || size <= 1 || d <= 2) return true;
+    if (size > 3 || unit == 1) return false;
     bs_out o;
-    bs_solve_items(fs->search, &o, fs->data.all, 2, a->root.size - 1, INT64_MAX);
+    bs_solve_items(fs->search, &o, fs->data.all, 2, size - 1, INT64_MAX);
     return o.cost != BS_VNONE && o.cost / unit > a->root.cost / unit;
 }
 
@@ -306,7 +310,7 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
     if (!st) st = make_tree(fs, &a);
     if (!st) {
         fs->m->optimal = optimal;
-        fs->m->size_minimal = optimal && size_proven(fs, &a, d, lex);
+        fs->m->size_minimal = optimal && !alpha && size_proven(fs, &a, d, lex);
         set_objective(fs->m, alpha);
     }
     return st;
