@@ -122,14 +122,16 @@ static pdt_status make_model(pdt_model *m, const pdt_ruleset *rs, const cls_inst
     if (st) return st;
     /* Proven optima must be reproduced exactly.  After a time limit the subtrees
      * are re-derived as "at least as good as found", so the tree may be better. */
-    int64_t reported = *(const int64_t *)res->value;
-    if (res->optimal ? r.cost != reported : r.cost > reported)
-        return pdt_error_set(err, PDT_EINTERNAL, "the tree costs %lld, the search reported %lld",
-                             (long long)r.cost, (long long)reported);
+    int64_t reported = *(const int64_t *)res->value, value = r.cost * ci->unit;
+    for (size_t k = 0; k < res->tree_len; k++) value += res->tree[k] == PDT_LEAF ? 0 : ci->per_node;
+    if (res->optimal ? value != reported : value > reported)
+        return pdt_error_set(err, PDT_EINTERNAL, "the tree's value is %lld, the search reported %lld",
+                             (long long)value, (long long)reported);
     mpq_set_si(m->objective, r.cost, 1);
     mpz_set(mpq_denref(m->objective), ci->scale);
     mpq_canonicalize(m->objective);
     m->optimal = res->optimal;
+    m->size_minimal = res->optimal && ci->per_node; /* (cost, nodes) searched exactly */
     m->stats = res->stats;
     pdt_model_measure(m);
     return PDT_OK;
@@ -158,7 +160,15 @@ static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_
     so.progress = opt->progress;
     so.progress_user = opt->progress_user;
     so.stop = opt->stop;
-    const pdt_problem_class *pc = &pdt_problem_class_classification;
+    /* ties toward fewer nodes: values (cost, nodes) when the limits bound the size and the
+     * values fit (not while tracing or reporting progress, which print values) */
+    uint64_t most = opt->max_size;
+    if (opt->max_depth != PDT_UNLIMITED && opt->max_depth < 40) {
+        uint64_t full = (UINT64_C(1) << opt->max_depth) - 1;
+        if (opt->max_size == PDT_UNLIMITED || full < most) most = full;
+    }
+    bool fewest = most != PDT_UNLIMITED && !opt->trace && !opt->progress && cls_inst_fewest_nodes(ci, most);
+    const pdt_problem_class *pc = fewest ? &pdt_classification_fewest_nodes : &pdt_problem_class_classification;
     pdt_status st = opt->engine == PDT_ENGINE_COMBINATIONS
                         ? pdt_search_combinations(res, pc, ci, rs, &root, &so, err)
                         : pdt_search(res, pc, ci, rs, ci->words, &root, &so, err);

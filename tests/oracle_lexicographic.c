@@ -9,6 +9,8 @@
  *   - the default fit has the least errors, and its size is the least size
  *     among them whenever the model says size_minimal (else it is no smaller);
  *   - --lexicographic has both least errors and least size, and says so;
+ *   - the generic engine (--engine fused, problems/classification.c: values
+ *     (errors, nodes) when the limits bound the size) has both, and says so;
  *   - size_minimal survives a JSON round trip. */
 #include <stdlib.h>
 #include <string.h>
@@ -87,20 +89,27 @@ static void random_instance(tu_rng *g, instance *in, char **text)
     *p = '\0';
 }
 
-static pdt_model *fit(const pdt_dataset *ds, uint32_t depth, uint32_t size, bool lexicographic)
+static pdt_model *fit_with(const pdt_dataset *ds, pdt_engine engine, uint32_t depth, uint32_t size,
+                           bool lexicographic)
 {
     pdt_fit_options o;
     pdt_fit_options_init(&o);
     o.rules = "binary";
+    o.engine = engine;
     o.max_depth = depth;
     o.max_size = size;
     o.lexicographic = lexicographic;
     pdt_model *m = NULL;
     pdt_error err;
     if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
-    assert_string_equal(m->engine, "binary");
+    assert_string_equal(m->engine, engine == PDT_ENGINE_FUSED ? "fused" : "binary");
     assert_true(m->optimal);
     return m;
+}
+
+static pdt_model *fit(const pdt_dataset *ds, uint32_t depth, uint32_t size, bool lexicographic)
+{
+    return fit_with(ds, PDT_ENGINE_AUTO, depth, size, lexicographic);
 }
 
 static void test_oracle_lexicographic_binary(void **state)
@@ -137,6 +146,31 @@ static void test_oracle_lexicographic_binary(void **state)
     assert_true(proven > trials / 2);
 }
 
+static void test_oracle_lexicographic_generic(void **state)
+{
+    (void)state;
+    tu_rng g = {1819};
+    for (int t = 0; t < 300; t++) {
+        instance in;
+        char *text;
+        random_instance(&g, &in, &text);
+        uint32_t depth = 1 + tu_below(&g, in.f > 5 ? 2 : 3), cap = (1u << depth) - 1;
+        uint32_t size = tu_below(&g, 3) == 0 ? 1 + tu_below(&g, cap) : cap;
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_read_dl85(&ds, text, strlen(text), "random.txt", &err)) fail_msg("%s", err.message);
+        pair want = brute(&in, (in.n == 64 ? 0 : UINT64_C(1) << in.n) - 1, depth, size);
+        pdt_model *m = fit_with(ds, PDT_ENGINE_FUSED, depth, size, false);
+        if (m->misclassifications != want.errors || m->size != want.size || !m->size_minimal)
+            fail_msg("trial %d (depth %u, size %u): generic engine %llu errors, %u nodes (minimal %d); brute "
+                     "force %u, %u\n%s", t, depth, size, (unsigned long long)m->misclassifications, m->size,
+                     m->size_minimal, want.errors, want.size, text);
+        pdt_model_free(&m);
+        pdt_dataset_free(&ds);
+        free(text);
+    }
+}
+
 /* size_minimal is written and read back, and absent means false (older documents). */
 static void test_oracle_lexicographic_json(void **state)
 {
@@ -169,6 +203,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_lexicographic_binary),
+        cmocka_unit_test(test_oracle_lexicographic_generic),
         cmocka_unit_test(test_oracle_lexicographic_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
