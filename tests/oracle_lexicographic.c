@@ -160,7 +160,7 @@ static void test_oracle_lexicographic_generic(void **state)
         pdt_error err;
         if (pdt_dataset_read_dl85(&ds, text, strlen(text), "random.txt", &err)) fail_msg("%s", err.message);
         pair want = brute(&in, (in.n == 64 ? 0 : UINT64_C(1) << in.n) - 1, depth, size);
-        pdt_model *m = fit_with(ds, PDT_ENGINE_FUSED, depth, size, false);
+        pdt_model *m = fit_with(ds, PDT_ENGINE_FUSED, depth, size, t % 2); /* --lexicographic: the same */
         if (m->misclassifications != want.errors || m->size != want.size || !m->size_minimal)
             fail_msg("trial %d (depth %u, size %u): generic engine %llu errors, %u nodes (minimal %d); brute "
                      "force %u, %u\n%s", t, depth, size, (unsigned long long)m->misclassifications, m->size,
@@ -169,6 +169,26 @@ static void test_oracle_lexicographic_generic(void **state)
         pdt_dataset_free(&ds);
         free(text);
     }
+}
+
+/* The generic engine refuses --lexicographic when it cannot rank by (cost, nodes). */
+static void test_oracle_lexicographic_generic_refuses(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    assert_int_equal(pdt_dataset_load_dl85(&ds, tu_data("zoo-1.txt"), &err), PDT_OK);
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.engine = PDT_ENGINE_FUSED;
+    o.max_depth = 50;
+    o.lexicographic = true;
+    pdt_model *m = NULL;
+    assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_EINVAL);
+    assert_non_null(strstr(err.message, "--lexicographic"));
+    assert_null(m);
+    pdt_dataset_free(&ds);
 }
 
 /* size_minimal is written and read back, and absent means false (older documents). */
@@ -204,6 +224,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_lexicographic_binary),
         cmocka_unit_test(test_oracle_lexicographic_generic),
+        cmocka_unit_test(test_oracle_lexicographic_generic_refuses),
         cmocka_unit_test(test_oracle_lexicographic_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
