@@ -50,6 +50,7 @@ void pdt_model_free(pdt_model **model)
 
 void pdt_model_objective(mpq_ptr out, const pdt_model *model) { mpq_set(out, model->objective); }
 bool pdt_model_optimal(const pdt_model *model) { return model->optimal; }
+bool pdt_model_size_minimal(const pdt_model *model) { return model->size_minimal; }
 uint32_t pdt_model_size(const pdt_model *model) { return model->size; }
 uint32_t pdt_model_depth(const pdt_model *model) { return model->depth; }
 size_t pdt_model_classes(const pdt_model *model) { return model->n_classes; }

@@ -46,6 +46,7 @@ struct pdt_model {
     mpq_t objective;      /* the optimum (weighted misclassifications) */
     uint64_t misclassifications; /* unweighted, on the training data */
     bool optimal;
+    bool size_minimal;    /* proven: no optimal tree within the limits has fewer branch nodes */
     uint32_t size, depth;
     /* constraints and provenance */
     uint32_t max_size, max_depth, min_leaf;

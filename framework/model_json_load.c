@@ -636,6 +636,7 @@ static pdt_status read_document(mload *L, const json_t *doc)
     TRY(read_stats(L, doc));
     TRY(read_objective(L, doc));
     TRY(pdt_json_bool(&L->j, &L->m->optimal, doc, "optimal", true));
+    TRY(pdt_json_bool(&L->j, &L->m->size_minimal, doc, "size_minimal", false));
     TRY(read_tree(L, doc));
     TRY(check_summary(L, doc));
     return pdt_model_json_metric(L, doc);

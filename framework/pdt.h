@@ -352,6 +352,8 @@ bool pdt_model_metric(const pdt_model *model, pdt_metric *metric, uint32_t *posi
  * malloc'd (release with free); NULL for an accuracy fit or when memory ran out. */
 char *pdt_model_metric_summary(const pdt_model *model);
 bool pdt_model_optimal(const pdt_model *model);   /* proven optimal (no limit hit) */
+/* Proven: no tree within the limits with the optimal objective has fewer branch nodes. */
+bool pdt_model_size_minimal(const pdt_model *model);
 uint32_t pdt_model_size(const pdt_model *model);  /* branch nodes */
 uint32_t pdt_model_depth(const pdt_model *model); /* branch levels; a single leaf has depth 0 */
 size_t pdt_model_classes(const pdt_model *model);

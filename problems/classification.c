@@ -37,14 +37,24 @@ static pdt_status cls_leaf(void *value, void *inst, const pdt_node *node, pdt_er
     if (!c->weighted && c->n_classes == 2) {
         uint32_t ones = pdt_bits_and_count(node->items, c->class_bits + c->words, c->words);
         uint32_t zeros = node->n_items - ones;
-        *(int64_t *)value = ones < zeros ? ones : zeros;
+        *(int64_t *)value = (int64_t)(ones < zeros ? ones : zeros) * c->unit;
         return PDT_OK;
     }
     uint64_t counts[256], *cnt = c->n_classes <= 256 ? counts : malloc(c->n_classes * sizeof *cnt);
     if (!cnt) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     cls_counts(cnt, c, node->items);
-    *(int64_t *)value = cls_leaf_cost(c, cnt, NULL);
+    *(int64_t *)value = cls_leaf_cost(c, cnt, NULL) * c->unit;
     if (cnt != counts) free(cnt);
+    return PDT_OK;
+}
+
+/* (cost, nodes): a branch node adds one node to its children's values. */
+static pdt_status cls_branch(void *value, void *inst, const pdt_node *node, int64_t payload,
+                             const void *left, const void *right, pdt_error *err)
+{
+    (void)node, (void)payload, (void)err;
+    const cls_inst *c = inst;
+    *(int64_t *)value = *(const int64_t *)left + *(const int64_t *)right + c->per_node;
     return PDT_OK;
 }
 
@@ -119,7 +129,10 @@ static pdt_status cls_stump(void *value, uint32_t *index, void *inst, const pdt_
                             const void *bound, pdt_error *err)
 {
     const cls_inst *c = inst;
-    int64_t best = *(const int64_t *)bound;
+    /* a stump of cost e has value e·unit + per_node < bound iff e < ⌈(bound − per_node) / unit⌉ */
+    int64_t vb = *(const int64_t *)bound - c->per_node;
+    if (vb <= 0) return PDT_OK;
+    int64_t best = (vb + c->unit - 1) / c->unit;
     uint32_t lo = min_leaf ? min_leaf : 1;
     if (!c->weighted && c->n_classes == 2) {
         *index = stump_binary(&best, c, node, sides, n, lo);
@@ -129,7 +142,7 @@ static pdt_status cls_stump(void *value, uint32_t *index, void *inst, const pdt_
         *index = stump_general(&best, c, node, sides, n, lo, cnt);
         if (cnt != stack) free(cnt);
     }
-    if (*index != UINT32_MAX) *(int64_t *)value = best;
+    if (*index != UINT32_MAX) *(int64_t *)value = best * c->unit + c->per_node;
     return PDT_OK;
 }
 
@@ -143,6 +156,33 @@ PDT_DEFINE_PROBLEM(classification) = {
     .lower_bound = cls_lower_bound,
     .stump = cls_stump,
 };
+
+/* Not registered: the fit picks it for an instance whose values are (cost, nodes). */
+const pdt_problem_class pdt_classification_fewest_nodes = {
+    .version = PDT_PROBLEM_V1,
+    .name = "classification",
+    .description = "fewest (weighted) misclassified training items, then fewest branch nodes",
+    .flags = PDT_PROBLEM_MEMO,
+    .algebra = &pdt_algebra_min_int64,
+    .leaf = cls_leaf,
+    .branch = cls_branch,
+    .lower_bound = cls_lower_bound,
+    .stump = cls_stump,
+};
+
+bool cls_inst_fewest_nodes(cls_inst *c, uint64_t max_size)
+{
+    int64_t most = 0, unit, top;
+    for (size_t k = 0; k < c->n_classes; k++)
+        if (c->weight[k] > most) most = c->weight[k];
+    if (max_size >= (UINT64_C(1) << 40) ||
+        __builtin_mul_overflow(most, (int64_t)pdt_dataset_rows(c->ds) + 1, &top) ||
+        __builtin_mul_overflow(top, (int64_t)max_size + 1, &unit) || unit > (INT64_C(1) << 61))
+        return false;
+    c->unit = (int64_t)max_size + 1;
+    c->per_node = 1;
+    return true;
+}
 
 /* ------------------------------------------------------------ weights */
 
@@ -206,6 +246,7 @@ pdt_status cls_inst_init(cls_inst *c, const pdt_dataset *ds, const char *weights
 {
     memset(c, 0, sizeof *c);
     c->ds = ds;
+    c->unit = 1;
     c->words = pdt_bits_words(pdt_dataset_rows(ds));
     c->n_classes = pdt_dataset_classes(ds);
     c->class_bits = calloc(c->n_classes * c->words + 1, sizeof *c->class_bits);

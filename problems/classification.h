@@ -11,9 +11,19 @@ typedef struct cls_inst {
     int64_t *weight;      /* per class, integers (scaled by `scale`) */
     mpz_t scale;          /* weights were multiplied by this */
     bool weighted;
+    /* A tree's value: cost · unit + branch nodes · per_node (unit 1, per_node 0 unless
+     * cls_inst_fewest_nodes): with per_node 1 and unit > every size, (cost, nodes)
+     * lexicographically, so ties go to fewer nodes (issue 18). */
+    int64_t unit, per_node;
 } cls_inst;
 
 extern const pdt_problem_class pdt_problem_class_classification;
+/* The same problem with the value (cost, nodes): use it once cls_inst_fewest_nodes said yes. */
+extern const pdt_problem_class pdt_classification_fewest_nodes;
+
+/* Values (cost, nodes) for trees of at most max_size branch nodes; false (values unchanged)
+ * when cost · (max_size + 1) could overflow. */
+bool cls_inst_fewest_nodes(cls_inst *c, uint64_t max_size);
 
 pdt_status cls_inst_init(cls_inst *c, const pdt_dataset *ds, const char *weights, pdt_error *err);
 void cls_inst_clear(cls_inst *c);

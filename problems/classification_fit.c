@@ -1,4 +1,5 @@
 /* pdt_fit: candidate rules → the search → a model with exact standalone rules. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -122,20 +123,42 @@ static pdt_status make_model(pdt_model *m, const pdt_ruleset *rs, const cls_inst
     if (st) return st;
     /* Proven optima must be reproduced exactly.  After a time limit the subtrees
      * are re-derived as "at least as good as found", so the tree may be better. */
-    int64_t reported = *(const int64_t *)res->value;
-    if (res->optimal ? r.cost != reported : r.cost > reported)
-        return pdt_error_set(err, PDT_EINTERNAL, "the tree costs %lld, the search reported %lld",
-                             (long long)r.cost, (long long)reported);
+    int64_t reported = *(const int64_t *)res->value, value = r.cost * ci->unit;
+    for (size_t k = 0; k < res->tree_len; k++) value += res->tree[k] == PDT_LEAF ? 0 : ci->per_node;
+    if (res->optimal ? value != reported : value > reported)
+        return pdt_error_set(err, PDT_EINTERNAL, "the tree's value is %lld, the search reported %lld",
+                             (long long)value, (long long)reported);
     mpq_set_si(m->objective, r.cost, 1);
     mpz_set(mpq_denref(m->objective), ci->scale);
     mpq_canonicalize(m->objective);
     m->optimal = res->optimal;
+    m->size_minimal = res->optimal && ci->per_node; /* (cost, nodes) searched exactly */
     m->stats = res->stats;
     pdt_model_measure(m);
     return PDT_OK;
 }
 
 /* ------------------------------------------------------------ fit */
+
+/* Progress reports show the cost, not the value cost · unit + nodes the search holds. */
+typedef struct cost_progress {
+    pdt_progress_fn fn;
+    void *user;
+    int64_t unit;
+} cost_progress;
+
+static void report_cost(void *user, const pdt_progress *p)
+{
+    const cost_progress *cp = user;
+    char *end, text[32];
+    long long v = strtoll(p->best, &end, 10);
+    pdt_progress q = *p;
+    if (end != p->best && !*end) {
+        snprintf(text, sizeof text, "%lld", v / cp->unit);
+        q.best = text;
+    }
+    cp->fn(cp->user, &q);
+}
 
 static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_inst *ci,
                              const uint64_t *all, const pdt_fit_options *opt, pdt_error *err)
@@ -158,7 +181,22 @@ static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_
     so.progress = opt->progress;
     so.progress_user = opt->progress_user;
     so.stop = opt->stop;
-    const pdt_problem_class *pc = &pdt_problem_class_classification;
+    /* ties toward fewer nodes: values (cost, nodes) when the limits bound the size and the
+     * values fit (not while tracing, which prints every value) */
+    uint64_t most = opt->max_size;
+    if (opt->max_depth != PDT_UNLIMITED && opt->max_depth < 40) {
+        uint64_t full = (UINT64_C(1) << opt->max_depth) - 1;
+        if (opt->max_size == PDT_UNLIMITED || full < most) most = full;
+    }
+    bool fewest = most != PDT_UNLIMITED && !opt->trace && cls_inst_fewest_nodes(ci, most);
+    const pdt_problem_class *pc = fewest ? &pdt_classification_fewest_nodes : &pdt_problem_class_classification;
+    if (opt->lexicographic && !fewest) { /* the generic engine's values are (cost, nodes) or cost */
+        free(rules);
+        return pdt_error_set(err, PDT_EINVAL, "option --lexicographic: the generic engine needs a depth or "
+                             "size limit (and no --trace) to rank trees by (cost, nodes)");
+    }
+    cost_progress cp = {opt->progress, opt->progress_user, ci->unit};
+    if (fewest && opt->progress) so.progress = report_cost, so.progress_user = &cp;
     pdt_status st = opt->engine == PDT_ENGINE_COMBINATIONS
                         ? pdt_search_combinations(res, pc, ci, rs, &root, &so, err)
                         : pdt_search(res, pc, ci, rs, ci->words, &root, &so, err);
@@ -274,10 +312,9 @@ pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     if (opt->engine == PDT_ENGINE_BACKEND)
         return pdt_error_set(err, PDT_EINVAL, "option --engine backend: rule family \"%s\" has no "
                              "specialised backend", opt->rules ? opt->rules : "");
-    if (opt->sparse || opt->lexicographic)
-        return pdt_error_set(err, PDT_EINVAL, "options --sparse and --lexicographic need a specialised "
-                             "backend that takes this fit (e.g. binary, or axis without class weights, "
-                             "min-leaf or tracing)");
+    if (opt->sparse)
+        return pdt_error_set(err, PDT_EINVAL, "option --sparse needs a specialised backend that takes "
+                             "this fit (e.g. binary, or axis without class weights, min-leaf or tracing)");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pdt_ruleset *rs = NULL;

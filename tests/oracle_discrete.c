@@ -174,6 +174,7 @@ static void test_multiway_depth(void **state)
             fail_msg("depth %u: brute force %lld errors %u nodes, pdt %u errors %u nodes depth %u\n%s", depth,
                      (long long)(want.cost / ((int64_t)in.n + 1)), want.nodes, wrong, pdt_model_size(m),
                      pdt_model_depth(m), csv);
+        assert_true(pdt_model_size_minimal(m)); /* and the document says so (issue 18) */
         pdt_model_free(&m);
         pdt_dataset_free(&ds);
     }

@@ -245,6 +245,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st) {
         set_objective(&f);
         f.m->optimal = f.r.optimal;
+        f.m->size_minimal = f.r.optimal && !opt->sparse; /* errors·(N + 1) + nodes, exact */
         f.m->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         f.m->stats.seconds = f.m->seconds;
         f.m->stats.nodes = f.r.evaluations;

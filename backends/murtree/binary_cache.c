@@ -117,7 +117,7 @@ static bc_node *node_alloc(bc_cache *c)
     return node_at(c, c->n_nodes);
 }
 
-bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m)
+bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf)
 {
     bc_node *nd = bc_find(c, bits, hash, m);
     if (nd) return nd;
@@ -130,7 +130,7 @@ bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m)
     uint64_t *key = nd ? key_alloc(c) : NULL;
     if (!key) return NULL;
     memcpy(key, bits, c->words * sizeof *key);
-    *nd = (bc_node){.hash = hash, .key = key, .m = m, .d2 = {BS_NONE, BS_NONE, BS_NONE}};
+    *nd = (bc_node){.hash = hash, .key = key, .m = m, .leaf = leaf, .d2 = {BS_NONE, BS_NONE, BS_NONE}};
     size_t mask = c->n_slots - 1, p = (size_t)hash & mask;
     while (c->slots[p]) p = (p + 1) & mask;
     c->slots[p] = (uint32_t)++c->n_nodes;
@@ -141,21 +141,46 @@ const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n)
 {
     for (uint32_t k = 0; k < node->n_entries; k++) {
         const bc_entry *e = &node->entries[k];
-        if (e->opt != BS_NONE && e->depth <= d && d <= e->d && e->size <= n && n <= e->n) return e;
+        if (e->opt != BS_VNONE && e->depth <= d && d <= e->d && e->size <= n && n <= e->n) return e;
     }
     return NULL;
 }
 
-uint32_t bc_lower(const bc_node *node, uint32_t d, uint32_t n)
+uint32_t bc_d2_size(const bc_node *node, uint32_t d, uint32_t n, uint32_t *errors)
 {
-    uint32_t lb = 0;
-    if (d == 1 && node->d2[0] != BS_NONE) lb = node->d2[0];
-    if (d == 2 && node->d2[1] != BS_NONE) lb = node->d2[n - 1];
+    uint32_t v = d == 1 ? node->d2[0] : node->d2[n - 1], k = 1;
+    *errors = v;
+    if (v == node->leaf) return 0;
+    while (d == 2 && k < n && node->d2[k - 1] != v) k++;
+    return k;
+}
+
+/* A lexicographic bound made size-aware: a tree with e errors needs a branch
+ * node when e is below the leaf's, two when below the best stump's and three
+ * when below the best two-node tree's (trees of ≤ 2 nodes have depth ≤ 2). */
+bs_value bc_size_floor(bs_value lb, uint32_t leaf, const uint32_t *d2, uint32_t n, bs_value unit)
+{
+    bs_value e = lb / unit, k = 0;
+    if (e < leaf) k = 1;
+    if (k && d2 && d2[0] != BS_NONE && e < d2[0]) k = 2;
+    if (k == 2 && d2[1] != BS_NONE && e < d2[1]) k = 3;
+    if (k > n) return (e + 1) * unit; /* no tree within n nodes has e errors */
+    bs_value f = e * unit + k;
+    return f > lb ? f : lb;
+}
+
+bs_value bc_lower(const bc_node *node, uint32_t d, uint32_t n, bs_value unit, uint32_t per_node)
+{
+    bs_value lb = 0;
+    if ((d == 1 && node->d2[0] != BS_NONE) || (d == 2 && node->d2[1] != BS_NONE)) {
+        uint32_t v, k = bc_d2_size(node, d, n, &v);
+        lb = (bs_value)v * unit + (bs_value)k * per_node;
+    }
     for (uint32_t k = 0; k < node->n_entries; k++) {
         const bc_entry *e = &node->entries[k];
         if (e->d >= d && e->n >= n && e->lb > lb) lb = e->lb;
     }
-    return lb;
+    return per_node ? bc_size_floor(lb, node->leaf, node->d2, n, unit) : lb;
 }
 
 static bc_entry *entry_for(bc_cache *c, bc_node *node, uint32_t d, uint32_t n)
@@ -171,7 +196,7 @@ static bc_entry *entry_for(bc_cache *c, bc_node *node, uint32_t d, uint32_t n)
         node->cap_entries = cap;
     }
     bc_entry *e = &node->entries[node->n_entries++];
-    *e = (bc_entry){.d = d, .n = n, .opt = BS_NONE, .feature = BS_NONE};
+    *e = (bc_entry){.d = d, .n = n, .opt = BS_VNONE, .feature = BS_NONE};
     return e;
 }
 
@@ -181,8 +206,8 @@ void bc_store_optimum(bc_cache *c, bc_node *node, const bc_entry *src)
     if (e) *e = *src;
 }
 
-void bc_store_lower(bc_cache *c, bc_node *node, uint32_t d, uint32_t n, uint32_t lb)
+void bc_store_lower(bc_cache *c, bc_node *node, uint32_t d, uint32_t n, bs_value lb)
 {
     bc_entry *e = node ? entry_for(c, node, d, n) : NULL;
-    if (e && e->opt == BS_NONE && lb > e->lb) e->lb = lb;
+    if (e && e->opt == BS_VNONE && lb > e->lb) e->lb = lb;
 }

@@ -3,8 +3,8 @@
  *
  * Objectives, all over trees of depth ≤ d with ≤ n branch nodes:
  *   misclassifications      one search, T(D, d, n);
- *   lexicographic           then T(D, d, s − 1) against ub = T(D, d, n) while a tree is found,
- *                           s the size of the last tree: the fewest nodes among the most accurate;
+ *   lexicographic           one search of the value errors · (n + 1) + nodes: the fewest nodes
+ *                           among the most accurate, every bound and cache entry in that value;
  *   sparse α                errors/N + α·nodes, α = p/q exact: for k = 0..n the search for
  *                           T(D, d, k) only has to beat the incumbent, i.e. errors ≤ ub_k with
  *                           q·errors + p·N·k < q·best_errors + p·N·best_size, in integers.
@@ -114,7 +114,7 @@ static pdt_status d2_child(fit_state *fs, const uint64_t *items, const void *arg
     return branch(fs, items, g, d2_child, &leaves);
 }
 
-static pdt_status emit_d2(fit_state *fs, const uint64_t *items, uint32_t d, uint32_t k, uint32_t cost)
+static pdt_status emit_d2_errors(fit_state *fs, const uint64_t *items, uint32_t d, uint32_t k, uint32_t cost)
 {
     d2_tree t;
     uint32_t m = pdt_bits_count(items, fs->data.words);
@@ -126,6 +126,11 @@ static pdt_status emit_d2(fit_state *fs, const uint64_t *items, uint32_t d, uint
     return branch(fs, items, t.root, d2_child, &children);
 }
 
+static pdt_status emit_d2(fit_state *fs, const uint64_t *items, uint32_t d, uint32_t k, bs_value value)
+{
+    return emit_d2_errors(fs, items, d, k, (uint32_t)(value / bs_unit(fs->search)));
+}
+
 static pdt_status rebuild(fit_state *fs, const uint64_t *items, const bs_out *o);
 
 static pdt_status general_child(fit_state *fs, const uint64_t *items, const void *arg, int side)
@@ -135,7 +140,7 @@ static pdt_status general_child(fit_state *fs, const uint64_t *items, const void
     bs_out c;
     bs_solve_items(fs->search, &c, items, d, n, INT64_MAX);
     if (bs_out_of_memory(fs->search)) return pdt_error_set(fs->err, PDT_ENOMEM, "out of memory");
-    if (c.cost == BS_NONE) return pdt_error_set(fs->err, PDT_EINTERNAL, "a subtree vanished");
+    if (c.cost == BS_VNONE) return pdt_error_set(fs->err, PDT_EINTERNAL, "a subtree vanished");
     return rebuild(fs, items, &c);
 }
 
@@ -159,24 +164,10 @@ static void search(fit_state *fs, answer *a, uint32_t d, uint32_t n, int64_t ub)
 {
     bs_out o;
     bs_solve_items(fs->search, &o, fs->data.all, d, n, ub);
-    if (o.cost != BS_NONE) {
+    if (o.cost != BS_VNONE) {
         a->root = o;
         a->found = true;
     }
-}
-
-static pdt_status fewest_nodes(fit_state *fs, answer *a, uint32_t d)
-{
-    while (a->found && a->root.size > 0 && !bs_aborted(fs->search)) {
-        answer smaller = {0};
-        search(fs, &smaller, d, a->root.size - 1, a->root.cost);
-        if (!smaller.found || bs_aborted(fs->search)) break;
-        if (smaller.root.size >= a->root.size || smaller.root.cost != a->root.cost)
-            return pdt_error_set(fs->err, PDT_EINTERNAL, "a search within %u nodes returned %u nodes",
-                                 a->root.size - 1, smaller.root.size);
-        *a = smaller;
-    }
-    return PDT_OK;
 }
 
 static pdt_status sparse_loop(fit_state *fs, answer *a, uint32_t d, uint32_t n, mpq_srcptr alpha)
@@ -235,9 +226,14 @@ static pdt_status make_tree(fit_state *fs, const answer *a)
     for (size_t i = 0; i < m->n_nodes; i++)
         if (m->nodes[i].left < 0)
             m->misclassifications += m->nodes[i].n_items - m->counts[i * m->n_classes + m->nodes[i].label];
-    if (m->misclassifications != a->root.cost)
-        return pdt_error_set(fs->err, PDT_EINTERNAL, "the tree misclassifies %llu items, the search "
-                             "reported %u", (unsigned long long)m->misclassifications, a->root.cost);
+    /* the size is checked when it is proven minimal (then any rebuild has it); the default
+     * fit's subtrees might be re-searched to another tree of equal errors if the cache was full */
+    const bs_value unit = bs_unit(fs->search);
+    if (m->misclassifications != a->root.cost / unit || (fs->opt->lexicographic && unit > 1 &&
+                                                         m->size != a->root.cost % unit))
+        return pdt_error_set(fs->err, PDT_EINTERNAL, "the tree misclassifies %llu items with %u nodes, "
+                             "the search reported value %llu", (unsigned long long)m->misclassifications,
+                             m->size, (unsigned long long)a->root.cost);
     return PDT_OK;
 }
 
@@ -267,6 +263,20 @@ static void set_stats(pdt_model *m, bs_search *s, double seconds)
     m->seconds = seconds;
 }
 
+/* Whether no optimal tree has fewer nodes: searched for (lexicographic), or
+ * evident — a leaf, a stump, a depth-2 fit (its optima are exact per size), or
+ * 2–3 nodes when the best tree of one node fewer (depth ≤ 2) has more errors. */
+static bool size_proven(fit_state *fs, const answer *a, uint32_t d, bool lex)
+{
+    const bs_value unit = bs_unit(fs->search);
+    const uint32_t size = fs->m->size;
+    if (lex || size <= 1 || d <= 2) return true;
+    if (size > 3 || unit == 1) return false;
+    bs_out o;
+    bs_solve_items(fs->search, &o, fs->data.all, 2, size - 1, INT64_MAX);
+    return o.cost != BS_VNONE && o.cost / unit > a->root.cost / unit;
+}
+
 static pdt_status run(fit_state *fs, mpq_srcptr alpha)
 {
     const pdt_fit_options *opt = fs->opt;
@@ -279,6 +289,8 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
                                   opt->progress_user, fs->err);
     if (st) return st;
     bs_set_stop(fs->search, opt->stop);
+    bool lex = opt->lexicographic && !alpha;
+    if (!alpha) bs_set_lexicographic(fs->search, n, lex); /* (errors, nodes): one search */
     answer a = {0};
     if (d >= 3) { /* the depth-2 optimum first: the root's incumbent, and an answer if time runs out */
         bs_out o;
@@ -288,7 +300,6 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
         st = sparse_loop(fs, &a, d, n, alpha);
     } else {
         search(fs, &a, d, n, INT64_MAX);
-        if (opt->lexicographic) st = fewest_nodes(fs, &a, d);
     }
     if (!st && bs_out_of_memory(fs->search))
         st = pdt_error_set(fs->err, PDT_ENOMEM, "out of memory in the search");
@@ -299,6 +310,7 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
     if (!st) st = make_tree(fs, &a);
     if (!st) {
         fs->m->optimal = optimal;
+        fs->m->size_minimal = optimal && !alpha && size_proven(fs, &a, d, lex);
         set_objective(fs->m, alpha);
     }
     return st;

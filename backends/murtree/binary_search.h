@@ -1,6 +1,9 @@
 /* The binary backend's search: the dataset cache (binary_cache.c), the
  * depth-2 solver (binary_d2.c) and the general recursion (binary_solver.c).
- * Costs are misclassification counts (uint32_t); BS_NONE means "none". */
+ * A tree's value is errors · unit + nodes · per_node (bs_value): with unit 1 and
+ * per_node 0 the misclassifications; with unit > the largest size and per_node 1
+ * the pair (errors, branch nodes) compared lexicographically, in one integer.
+ * BS_NONE means "none" (a feature, a d2 cell); BS_VNONE "no value". */
 #ifndef PDT_BINARY_SEARCH_H
 #define PDT_BINARY_SEARCH_H
 
@@ -8,6 +11,8 @@
 
 #include "../../rules/binary_impl.h"
 
+typedef uint64_t bs_value;
+#define BS_VNONE UINT64_MAX
 #define BS_D2 (UINT32_MAX - 1) /* root "feature" of a subtree that is the depth-2 solver's tree */
 
 /* Largest useful size at depth d: 2^d − 1. */
@@ -28,8 +33,8 @@ static inline void bs_normalise(uint32_t *d, uint32_t *n)
  * (MurTree prop. 10); a lower bound holds for every smaller (d', n') (prop. 11). */
 typedef struct bc_entry {
     uint32_t d, n;
-    uint32_t lb;          /* T ≥ lb */
-    uint32_t opt;         /* T, or BS_NONE */
+    bs_value lb;          /* T ≥ lb */
+    bs_value opt;         /* T, or BS_VNONE */
     uint32_t feature, nl; /* the optimum's root and its left budget (feature BS_NONE: a leaf) */
     uint32_t size, depth; /* the optimum's shape */
 } bc_entry;
@@ -38,6 +43,7 @@ typedef struct bc_node {
     uint64_t hash;
     uint64_t *key; /* the item bitset */
     uint32_t m;    /* items */
+    uint32_t leaf; /* the leaf's errors */
     uint32_t d2[3];/* T(D, 1, 1), T(D, 2, 2), T(D, 2, 3); BS_NONE until the depth-2 solver ran */
     uint32_t n_entries, cap_entries;
     bc_entry *entries;
@@ -60,13 +66,17 @@ void bc_clear(bc_cache *c);
 uint64_t bc_hash(const uint64_t *bits, size_t words);
 bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m);
 /* The node for the items, made if absent; NULL when the cache is full or memory ran out. */
-bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m);
+bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
 /* The entry holding the optimum for (d, n) (normalised limits, d ≥ 3), or NULL. */
 const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n);
-/* The best lower bound for (d, n) the node knows (0 if none). */
-uint32_t bc_lower(const bc_node *node, uint32_t d, uint32_t n);
+/* The fewest nodes of a depth-2 optimum for (d ≤ 2, n ≤ 3) and its errors (d2 known). */
+uint32_t bc_d2_size(const bc_node *node, uint32_t d, uint32_t n, uint32_t *errors);
+/* The best lower bound for (d, n) the node knows (0 if none), values in unit / per_node. */
+bs_value bc_lower(const bc_node *node, uint32_t d, uint32_t n, bs_value unit, uint32_t per_node);
+/* lb raised to the fewest nodes a tree with its errors needs (d2 may be NULL). */
+bs_value bc_size_floor(bs_value lb, uint32_t leaf, const uint32_t *d2, uint32_t n, bs_value unit);
 void bc_store_optimum(bc_cache *c, bc_node *node, const bc_entry *e);
-void bc_store_lower(bc_cache *c, bc_node *node, uint32_t d, uint32_t n, uint32_t lb);
+void bc_store_lower(bc_cache *c, bc_node *node, uint32_t d, uint32_t n, bs_value lb);
 
 /* ------------------------------------------------------------ depth-2 solver */
 
@@ -108,8 +118,8 @@ typedef struct bs_search bs_search;
 
 /* The outcome of one subproblem. */
 typedef struct bs_out {
-    uint32_t cost;        /* the optimum, or BS_NONE: no tree within the bound */
-    uint32_t lb;          /* a lower bound on the optimum (the optimum when found) */
+    bs_value cost;        /* the optimum, or BS_VNONE: no tree within the bound */
+    bs_value lb;          /* a lower bound on the optimum (the optimum when found) */
     uint32_t size, depth; /* shape of the optimal tree */
     uint32_t feature, nl; /* its root (BS_NONE: leaf, BS_D2: the depth-2 tree with nl nodes) */
     uint32_t d, n;        /* the limits the root's budgets refer to */
@@ -119,6 +129,13 @@ typedef struct bs_out {
 pdt_status bs_search_new(bs_search **out, const bs_data *data, size_t cache_bytes, double time_limit,
                          pdt_progress_fn progress, void *progress_user, pdt_error *err);
 void bs_search_free(bs_search **s);
+/* Values become (errors, nodes) lexicographically for trees of at most max_size
+ * nodes: errors · (max_size + 1) + nodes.  Call before any search (the cache
+ * holds values of one kind).  With proven false, a node stops as soon as its
+ * errors reach their bound (as for plain errors): the errors are optimal, the
+ * size is the smallest among the trees the search met, not proven minimal. */
+void bs_set_lexicographic(bs_search *s, uint32_t max_size, bool proven);
+bs_value bs_unit(const bs_search *s);
 /* The optimum for the items within (d, n) when some tree costs ≤ ub. */
 void bs_solve_items(bs_search *s, bs_out *out, const uint64_t *items, uint32_t d, uint32_t n, int64_t ub);
 bool bs_aborted(const bs_search *s);

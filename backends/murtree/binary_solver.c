@@ -20,25 +20,51 @@
 
 /* ------------------------------------------------------------ depth ≤ 2 */
 
-static void d2_result(bs_out *o, const bs_set *D, const bc_node *nd, uint32_t d, uint32_t n, int64_t ub)
+static void d2_result(bs_search *s, bs_out *o, const bc_node *nd, uint32_t d, uint32_t n, int64_t ub)
 {
-    uint32_t v = d == 1 ? nd->d2[0] : nd->d2[n - 1];
+    uint32_t errors, k = bc_d2_size(nd, d, n, &errors);
+    bs_value v = (bs_value)errors * s->unit + (bs_value)k * s->per_node;
     o->lb = v;
-    if ((int64_t)v > ub) return;
+    if (v > (bs_value)ub) return;
     o->cost = v;
-    if (v == D->leaf) return; /* the leaf: feature BS_NONE, size 0 */
-    uint32_t k = 1;
-    while (k < n && nd->d2[k - 1] != v) k++;
+    if (k == 0) return; /* the leaf: feature BS_NONE, size 0 */
     o->feature = BS_D2;
     o->nl = k;
     o->size = k;
     o->depth = k == 1 ? 1 : 2;
 }
 
-static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub)
+/* Lexicographic values at depth 2: the best stump (single counts, cheap) first.
+ * A stump with no error is optimal (every d2 value is 0); otherwise every tree
+ * is the leaf, the stump, or has ≥ 2 nodes and ≥ lb's errors.  True when
+ * that settles the subproblem (its bound exceeds ub, or the stump is optimal). */
+static bool stump_first(bs_search *s, bs_out *o, bs_set *D, bc_node *nd, uint32_t n, int64_t ub, bs_value lb)
 {
-    bc_node *nd = bs_node_of(s, D), local = {.d2 = {BS_NONE, BS_NONE, BS_NONE}};
+    if (nd->d2[0] == BS_NONE) {
+        nd->d2[0] = d1_value(s->d2, D->bits, D->m);
+        s->stats.d1_calls++;
+    }
+    const bs_value u = s->unit, v1 = (bs_value)nd->d2[0] * u + 1, leaf = bs_leaf_value(s, D);
+    if (nd->d2[0] == 0) {
+        nd->d2[1] = nd->d2[2] = 0;
+        d2_result(s, o, nd, 2, n, ub);
+        return true;
+    }
+    bs_value two = (lb / u) * u + 2, any = leaf < v1 ? leaf : v1;
+    if (two < lb) two = lb;
+    if (two < any) any = two;
+    if (any < lb) any = lb;
+    if ((int64_t)any <= ub) return false;
+    o->lb = any;
+    s->stats.pruned++;
+    return true;
+}
+
+static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, bs_value lb)
+{
+    bc_node *nd = bs_node_of(s, D), local = {.leaf = D->leaf, .d2 = {BS_NONE, BS_NONE, BS_NONE}};
     if (!nd) nd = &local; /* the cache is full: solve anyway, keep nothing */
+    if (d == 2 && s->proven && stump_first(s, o, D, nd, n, ub, lb)) return;
     if (d == 1) {
         nd->d2[0] = d1_value(s->d2, D->bits, D->m);
         s->stats.d1_calls++;
@@ -46,7 +72,7 @@ static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t
         d2_values_in(s->d2, D->bits, D->m, D->gen, D->via_f, D->via_side, nd->d2);
         s->stats.d2_calls++;
     }
-    d2_result(o, D, nd, d, n, ub);
+    d2_result(s, o, nd, d, n, ub);
     if (nd != &local) bs_sim_push(s, D, d);
     bs_tick(s);
 }
@@ -55,39 +81,63 @@ static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t
 
 static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, size_t level);
 
+/* Lexicographic: what the child's own small trees say about its size, before
+ * it is searched — the best stump for a depth-2 child (single counts), the
+ * depth-2 optima for a deeper one (which its search needs anyway). */
+static void child_floor(bs_search *s, bs_set *C, uint32_t dch)
+{
+    if (C->leaf == 0 || C->m == 0) return;
+    bc_node *nd = bs_node_of(s, C);
+    if (!nd) return;
+    if (dch >= 3 && nd->d2[1] == BS_NONE) {
+        d2_values(s->d2, C->bits, C->m, nd->d2);
+        s->stats.d2_calls++;
+    } else if (nd->d2[0] == BS_NONE) {
+        nd->d2[0] = d1_value(s->d2, C->bits, C->m);
+        s->stats.d1_calls++;
+        if (nd->d2[0] == 0) nd->d2[1] = nd->d2[2] = 0;
+    }
+}
+
 /* One root configuration: children l, r with nl, nr nodes at depth dch.
- * True with the tree's cost and shape when it costs ≤ cub; else *local is a
+ * True with the tree's value and shape when it is ≤ cub; else *local is a
  * lower bound on every tree of this configuration. */
 static bool configuration(bs_search *s, bs_level *lv, uint32_t dch, uint32_t nl, uint32_t nr,
-                          int64_t cub, size_t level, bs_out *res, uint64_t *local)
+                          int64_t cub, size_t level, bs_out *res, bs_value *local)
 {
     bs_set *first = &lv->l, *second = &lv->r;
     uint32_t n1 = nl, n2 = nr;
+    const bs_value pn = s->per_node;
     s->stats.configs++;
     if (lv->r.leaf > lv->l.leaf) { /* dynamic order: more leaf errors first */
         first = &lv->r, second = &lv->l;
         n1 = nr, n2 = nl;
     }
-    uint32_t lb1 = bs_lower_of(s, first, dch, n1), lb2 = bs_lower_of(s, second, dch, n2);
-    if ((int64_t)lb1 + lb2 > cub) {
-        *local = (uint64_t)lb1 + lb2;
+    bs_value lb1 = bs_lower_of(s, first, dch, n1), lb2 = bs_lower_of(s, second, dch, n2);
+    if (s->proven && (int64_t)(lb1 + lb2 + pn) <= cub) {
+        child_floor(s, first, dch);
+        child_floor(s, second, dch);
+        lb1 = bs_lower_of(s, first, dch, n1), lb2 = bs_lower_of(s, second, dch, n2);
+    }
+    if ((int64_t)(lb1 + lb2 + pn) > cub) {
+        *local = lb1 + lb2 + pn;
         s->stats.pruned++;
         return false;
     }
     bs_out o1, o2;
-    solve(s, &o1, first, dch, n1, cub - lb2, level + 1);
+    solve(s, &o1, first, dch, n1, cub - (int64_t)(lb2 + pn), level + 1);
     if (s->aborted) return false;
-    if (o1.cost == BS_NONE) {
-        *local = (uint64_t)(o1.lb > lb1 ? o1.lb : lb1) + lb2;
+    if (o1.cost == BS_VNONE) {
+        *local = (o1.lb > lb1 ? o1.lb : lb1) + lb2 + pn;
         return false;
     }
-    solve(s, &o2, second, dch, n2, cub - o1.cost, level + 1);
+    solve(s, &o2, second, dch, n2, cub - (int64_t)(o1.cost + pn), level + 1);
     if (s->aborted) return false;
-    if (o2.cost == BS_NONE) {
-        *local = (uint64_t)o1.cost + (o2.lb > lb2 ? o2.lb : lb2);
+    if (o2.cost == BS_VNONE) {
+        *local = o1.cost + (o2.lb > lb2 ? o2.lb : lb2) + pn;
         return false;
     }
-    res->cost = o1.cost + o2.cost;
+    res->cost = o1.cost + o2.cost + pn;
     res->size = 1 + o1.size + o2.size;
     res->depth = 1 + (o1.depth > o2.depth ? o1.depth : o2.depth);
     return true;
@@ -117,40 +167,58 @@ static bool tried_before(bs_search *s, bs_level *lv, const bs_set *D, uint32_t f
 }
 
 /* The incumbent before the search: the leaf, or the depth-2 tree when known. */
-static void incumbent(bs_out *best, const bs_set *D, uint32_t n)
+static void incumbent(const bs_search *s, bs_out *best, const bs_set *D, uint32_t n)
 {
-    *best = (bs_out){.cost = D->leaf, .feature = BS_NONE};
+    *best = (bs_out){.cost = bs_leaf_value(s, D), .feature = BS_NONE};
     const bc_node *nd = D->node;
     if (!nd || nd->d2[1] == BS_NONE) return;
-    uint32_t k = n < 3 ? n : 3, v = nd->d2[k - 1];
-    if (v >= D->leaf) return;
-    uint32_t j = 1;
-    while (j < k && nd->d2[j - 1] != v) j++;
-    *best = (bs_out){.cost = v, .feature = BS_D2, .nl = j, .size = j, .depth = j == 1 ? 1 : 2};
+    uint32_t errors, j = bc_d2_size(nd, 2, n < 3 ? n : 3, &errors);
+    if (j == 0) return;
+    *best = (bs_out){.cost = (bs_value)errors * s->unit + (bs_value)j * s->per_node, .feature = BS_D2,
+                     .nl = j, .size = j, .depth = j == 1 ? 1 : 2};
+}
+
+/* Lexicographic, errorless: a tree with no error and fewer than v nodes has
+ * depth < v, so when v − 1 ≤ d (≤ n) and none lies within (d, n), none exists
+ * at any depth and size: v bounds every limit of D (stored under the largest). */
+static void errorless_bound(bs_search *s, bs_set *D, uint32_t d, bs_value v)
+{
+    if (s->proven && v > 0 && v < s->unit && v - 1 <= d && D->node)
+        bc_store_lower(&s->cache, D->node, UINT32_MAX, UINT32_MAX, v);
 }
 
 static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub,
-                    uint32_t lb, size_t level)
+                    bs_value lb, size_t level)
 {
     bs_level *lv = bs_level_get(s, level);
     if (!lv) return bs_fail_oom(s);
+    bc_node *nd = bs_node_of(s, D);
+    if (s->proven && nd && nd->d2[1] == BS_NONE) {
+        /* lexicographic: the depth-2 optima give the incumbent and the fewest nodes
+         * a tree with the bound's errors needs (the search stops when reached) */
+        d2_values(s->d2, D->bits, D->m, nd->d2);
+        s->stats.d2_calls++;
+        lb = bc_size_floor(lb, D->leaf, nd->d2, n, s->unit);
+        if (lb >= bs_leaf_value(s, D)) lb = bs_leaf_value(s, D);
+    }
     bs_out best;
-    incumbent(&best, D, n);
+    incumbent(s, &best, D, n);
     bool have = (int64_t)best.cost <= ub;
     if (level == 0) s->root_best = best.cost;
     const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1, nmin = n - 1 - nmax;
-    uint64_t rlb = UINT64_MAX;
+    bs_value rlb = BS_VNONE;
     memset(lv->seen_hash, 0, lv->seen_cap * sizeof *lv->seen_hash);
     lv->l.gen = lv->r.gen = d == 3 ? d2_context_enter(s->d2, D->bits, D->m) : 0;
     for (uint32_t f = 0; f < s->data->nf && !s->aborted; f++) {
-        if (have && best.cost <= lb) break; /* the bound is reached: optimal */
+        if (have && (best.cost <= lb || (!s->proven && best.cost / s->unit <= lb / s->unit)))
+            break; /* the bound is reached: optimal (in errors only, unless the size is to be proven) */
         if (bs_tick(s)) break;
         bs_split(s, D, f, &lv->l, &lv->r);
         if (lv->l.m == 0 || lv->r.m == 0 || tried_before(s, lv, D, f)) continue;
         for (uint32_t nl = nmin; nl <= nmax && !s->aborted; nl++) {
             int64_t cub = have && (int64_t)best.cost - 1 < ub ? (int64_t)best.cost - 1 : ub;
             bs_out res;
-            uint64_t local = 0;
+            bs_value local = 0;
             if (configuration(s, lv, dch, nl, n - 1 - nl, cub, level, &res, &local)) {
                 best = (bs_out){.cost = res.cost, .feature = f, .nl = nl, .size = res.size, .depth = res.depth};
                 have = true;
@@ -171,11 +239,13 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
         o->feature = best.feature, o->nl = best.nl, o->size = best.size, o->depth = best.depth;
         bc_entry e = {d, n, best.cost, best.cost, best.feature, best.nl, best.size, best.depth};
         bc_store_optimum(&s->cache, bs_node_of(s, D), &e);
+        errorless_bound(s, D, d, best.cost);
     } else {
-        uint64_t L = (uint64_t)ub + 1 > lb ? (uint64_t)ub + 1 : lb;
-        if (rlb != UINT64_MAX && rlb > L) L = rlb;
-        o->lb = L > D->leaf ? D->leaf : (uint32_t)L;
+        bs_value L = (bs_value)ub + 1 > lb ? (bs_value)ub + 1 : lb, leaf = bs_leaf_value(s, D);
+        if (rlb != BS_VNONE && rlb > L) L = rlb;
+        o->lb = L > leaf ? leaf : L;
         bc_store_lower(&s->cache, bs_node_of(s, D), d, n, o->lb);
+        if ((bs_value)ub + 1 <= o->lb) errorless_bound(s, D, d, (bs_value)ub + 1);
     }
     bs_sim_push(s, D, d);
 }
@@ -183,21 +253,22 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
 static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, size_t level)
 {
     bs_normalise(&d, &n);
-    *o = (bs_out){.cost = BS_NONE, .feature = BS_NONE, .d = d, .n = n};
+    *o = (bs_out){.cost = BS_VNONE, .feature = BS_NONE, .d = d, .n = n};
+    const bs_value leaf = bs_leaf_value(s, D);
     if (d == 0 || D->leaf == 0) { /* the leaf is optimal */
-        o->lb = D->leaf;
-        if ((int64_t)D->leaf <= ub) o->cost = D->leaf;
+        o->lb = leaf;
+        if ((int64_t)leaf <= ub) o->cost = leaf;
         return;
     }
     if (ub < 0 || s->aborted) return;
     s->stats.nodes++;
     bs_lookup(s, D);
-    uint32_t lb = 0;
+    bs_value lb = 0;
     if (D->node) {
         const bc_node *nd = D->node;
         if ((d == 1 && nd->d2[0] != BS_NONE) || (d == 2 && nd->d2[1] != BS_NONE)) {
             s->stats.cache_hits++;
-            return d2_result(o, D, nd, d, n, ub);
+            return d2_result(s, o, nd, d, n, ub);
         }
         const bc_entry *e = d >= 3 ? bc_optimum(nd, d, n) : NULL;
         if (e) {
@@ -207,13 +278,14 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
                 *o = (bs_out){e->opt, e->opt, e->size, e->depth, e->feature, e->nl, e->d, e->n};
             return;
         }
-        lb = bc_lower(nd, d, n);
+        lb = bc_lower(nd, d, n, s->unit, s->per_node);
     }
-    uint32_t sim = bs_similarity_lb(s, D, d, n);
+    bs_value sim = bs_similarity_lb(s, D, d, n);
     if (sim > lb) lb = sim;
-    if (lb >= D->leaf) { /* no tree beats the leaf */
-        o->lb = D->leaf;
-        if ((int64_t)D->leaf <= ub) o->cost = D->leaf;
+    if (s->per_node) lb = bc_size_floor(lb, D->leaf, D->node ? D->node->d2 : NULL, n, s->unit);
+    if (lb >= leaf) { /* no tree beats the leaf */
+        o->lb = leaf;
+        if ((int64_t)leaf <= ub) o->cost = leaf;
         return;
     }
     if ((int64_t)lb > ub) {
@@ -222,7 +294,7 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
         if (D->node && d >= 3) bc_store_lower(&s->cache, D->node, d, n, lb);
         return;
     }
-    if (d <= 2) return solve_small(s, o, D, d, n, ub);
+    if (d <= 2) return solve_small(s, o, D, d, n, ub, lb);
     general(s, o, D, d, n, ub, lb, level);
 }
 
@@ -230,7 +302,7 @@ void bs_solve_items(bs_search *s, bs_out *o, const uint64_t *items, uint32_t d, 
 {
     uint32_t *cc = malloc(s->nc * sizeof *cc);
     if (!cc) {
-        *o = (bs_out){.cost = BS_NONE, .feature = BS_NONE};
+        *o = (bs_out){.cost = BS_VNONE, .feature = BS_NONE};
         return bs_fail_oom(s);
     }
     bs_set D = {.bits = (uint64_t *)items, .cc = cc}; /* gen 0: no context */

@@ -48,7 +48,10 @@ struct bs_search {
     pdt_progress_fn progress;
     void *progress_user;
     double last_progress;
-    uint32_t root_best; /* the best cost found at the root of the current search */
+    bs_value root_best; /* the best value found at the root of the current search */
+    bs_value unit;      /* a tree's value: errors · unit + nodes · per_node */
+    uint32_t per_node;
+    bool proven;        /* per_node: search until the size is proven minimal */
     bs_stats stats;
 };
 
@@ -64,10 +67,12 @@ void bs_lookup(bs_search *s, bs_set *D);
 /* D's cache node, made if absent (NULL when the cache is full). */
 bc_node *bs_node_of(bs_search *s, bs_set *D);
 /* T(D_old, d, n) − |D_old \ D| over the item sets last solved at depth d. */
-uint32_t bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n);
+bs_value bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n);
 /* D was solved at depth d: it replaces the more similar stored set. */
 void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d);
 /* The best lower bound known for (D, d, n) without searching. */
-uint32_t bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
+bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
+/* The value of D's leaf. */
+static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }
 
 #endif

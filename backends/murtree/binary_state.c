@@ -28,7 +28,8 @@ pdt_status bs_search_new(bs_search **out, const bs_data *data, size_t cache_byte
     }
     s->progress = progress;
     s->progress_user = progress_user;
-    s->root_best = BS_NONE;
+    s->root_best = BS_VNONE;
+    s->unit = 1;
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     if (time_limit > 0) {
         s->deadline = s->start;
@@ -68,6 +69,14 @@ void bs_search_free(bs_search **sp)
     *sp = NULL;
 }
 
+void bs_set_lexicographic(bs_search *s, uint32_t max_size, bool proven)
+{
+    s->unit = (bs_value)max_size + 1;
+    s->per_node = 1;
+    s->proven = proven;
+}
+
+bs_value bs_unit(const bs_search *s) { return s->unit; }
 bool bs_aborted(const bs_search *s) { return s->aborted; }
 bool bs_out_of_memory(const bs_search *s) { return s->oom; }
 void bs_clear_deadline(bs_search *s)
@@ -125,7 +134,7 @@ static void report(bs_search *s, const struct timespec *now)
     if (elapsed - s->last_progress < 1.0) return;
     s->last_progress = elapsed;
     char best[32] = "?";
-    if (s->root_best != BS_NONE) snprintf(best, sizeof best, "%u", s->root_best);
+    if (s->root_best != BS_VNONE) snprintf(best, sizeof best, "%llu", (unsigned long long)(s->root_best / s->unit));
     pdt_progress p = {elapsed, s->stats.nodes, best};
     s->progress(s->progress_user, &p);
 }
@@ -201,7 +210,7 @@ void bs_lookup(bs_search *s, bs_set *D)
 bc_node *bs_node_of(bs_search *s, bs_set *D)
 {
     bs_lookup(s, D);
-    if (!D->node) D->node = bc_insert(&s->cache, D->bits, D->hash, D->m);
+    if (!D->node) D->node = bc_insert(&s->cache, D->bits, D->hash, D->m, D->leaf);
     return D->node;
 }
 
@@ -220,19 +229,19 @@ static sim_slot *sim_at(bs_search *s, uint32_t d)
     return s->sim + (size_t)d * SIM_SLOTS;
 }
 
-uint32_t bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
+bs_value bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
 {
     if (d >= s->sim_depths) return 0;
     const sim_slot *slot = s->sim + (size_t)d * SIM_SLOTS;
     const size_t W = s->words;
-    uint32_t best = 0;
+    bs_value best = 0;
     for (size_t k = 0; k < SIM_SLOTS; k++) {
         if (!slot[k].node) continue;
-        uint32_t v = bc_lower(slot[k].node, d, n);
+        bs_value v = bc_lower(slot[k].node, d, n, s->unit, s->per_node);
         if (v <= best) continue;
-        uint32_t out = 0;
+        bs_value out = 0; /* |D_old \ D| · unit: each item can add one error */
         for (size_t w = 0; w < W && out < v; w++)
-            out += (uint32_t)__builtin_popcountll(slot[k].bits[w] & ~D->bits[w]);
+            out += (bs_value)__builtin_popcountll(slot[k].bits[w] & ~D->bits[w]) * s->unit;
         if (v > out && v - out > best) best = v - out;
     }
     return best;
@@ -263,14 +272,16 @@ void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d)
 /* ------------------------------------------------------------ bounds */
 
 /* The best lower bound known for (D, d, n) without searching. */
-uint32_t bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
+bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
 {
     bs_normalise(&d, &n);
-    if (d == 0) return D->leaf;
+    const bs_value leaf = bs_leaf_value(s, D);
+    if (d == 0) return leaf;
     if (D->leaf == 0) return 0;
     bs_lookup(s, D);
-    uint32_t lb = D->node ? bc_lower(D->node, d, n) : 0;
-    uint32_t sim = bs_similarity_lb(s, D, d, n);
+    bs_value lb = D->node ? bc_lower(D->node, d, n, s->unit, s->per_node) : 0;
+    bs_value sim = bs_similarity_lb(s, D, d, n);
     if (sim > lb) lb = sim;
-    return lb < D->leaf ? lb : D->leaf;
+    if (s->per_node) lb = bc_size_floor(lb, D->leaf, D->node ? D->node->d2 : NULL, n, s->unit);
+    return lb < leaf ? lb : leaf;
 }
