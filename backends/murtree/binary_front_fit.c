@@ -24,35 +24,16 @@ typedef struct mfit {
     pdt_error *err;
 } mfit;
 
+/* The metric's options as every front search checks them (cls_metric_check),
+ * and what this backend's search does not take yet. */
 pdt_status bs_metric_check(uint32_t *positive, const pdt_dataset *ds, const pdt_fit_options *opt,
                            pdt_error *err)
 {
-    const char *name = pdt_metric_name(opt->metric);
-    if (pdt_dataset_classes(ds) != 2)
-        return pdt_error_set(err, PDT_EINVAL, "option --metric %s: %s has %zu classes; the metrics F1, MCC "
-                             "and FM are for two classes (positive and negative)", name,
-                             pdt_dataset_name(ds), pdt_dataset_classes(ds));
-    *positive = 1;
-    if (opt->positive) {
-        size_t c = pdt_dataset_find_class(ds, opt->positive);
-        if (c == SIZE_MAX)
-            return pdt_error_set(err, PDT_EINVAL, "option --positive: '%s' is not a class of %s (its classes: "
-                                 "%s, %s)", opt->positive, pdt_dataset_name(ds),
-                                 pdt_dataset_class_name(ds, 0), pdt_dataset_class_name(ds, 1));
-        *positive = (uint32_t)c;
-    }
-    const char *other = opt->sparse ? "--sparse" : opt->lexicographic ? "--lexicographic"
-                        : opt->perfect ? "--perfect" : opt->class_weights ? "--class-weights" : NULL;
-    if (other)
-        return pdt_error_set(err, PDT_EINVAL, "option --metric %s: not with %s (one objective at a time)",
-                             name, other);
-    other = opt->min_leaf ? "--min-leaf" : pdt_dataset_has_weights(ds) ? "item weights" : NULL;
-    if (other)
-        return pdt_error_set(err, PDT_EINVAL, "option --metric %s: not with %s (the front search does not "
-                             "take them yet)", name, other);
-    if (opt->max_depth == PDT_UNLIMITED && opt->max_size == PDT_UNLIMITED)
-        return pdt_error_set(err, PDT_EINVAL, "option --metric %s: give --depth D (and/or --size K)", name);
-    return PDT_OK;
+    pdt_status st = cls_metric_check(positive, ds, opt, err);
+    if (!st && opt->min_leaf)
+        st = pdt_error_set(err, PDT_EINVAL, "option --metric %s: not with --min-leaf (the binary backend's "
+                           "front search does not take it; --engine fused does)", pdt_metric_name(opt->metric));
+    return st;
 }
 
 /* ------------------------------------------------------------ the tree */
