@@ -158,6 +158,7 @@ static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_
     so.progress = opt->progress;
     so.progress_user = opt->progress_user;
     so.stop = opt->stop;
+    so.threads = opt->threads;
     const pdt_problem_class *pc = &pdt_problem_class_classification;
     pdt_status st = opt->engine == PDT_ENGINE_COMBINATIONS
                         ? pdt_search_combinations(res, pc, ci, rs, &root, &so, err)

@@ -1,0 +1,49 @@
+/* Threads and ranks for root loops (pdt_parallel.h). */
+#include "pdt_parallel.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static const pdt_distributor *installed;
+
+void pdt_distributor_set(const pdt_distributor *d) { installed = d; }
+
+const pdt_distributor *pdt_distributor_get(void) { return installed; }
+
+unsigned pdt_threads_resolve(uint32_t requested)
+{
+#ifdef _OPENMP
+    unsigned t = requested ? requested : (unsigned)omp_get_max_threads();
+    return t ? t : 1;
+#else
+    (void)requested;
+    return 1;
+#endif
+}
+
+void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk)
+{
+    w->dist = dist;
+    w->n = n;
+    w->chunk = chunk ? chunk : 1;
+    atomic_store_explicit(&w->next, 0, memory_order_relaxed);
+    if (dist) dist->begin(dist->user, n, w->chunk);
+}
+
+bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi)
+{
+    if (w->dist) {
+        bool ok;
+#pragma omp critical(pdt_distributor)
+        ok = w->dist->next(w->dist->user, lo, hi);
+        return ok;
+    }
+    uint64_t at = atomic_fetch_add_explicit(&w->next, w->chunk, memory_order_relaxed);
+    if (at >= w->n) return false;
+    *lo = at;
+    *hi = at + w->chunk < w->n ? at + w->chunk : w->n;
+    return true;
+}
