@@ -41,9 +41,11 @@ bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi)
         ok = w->dist->next(w->dist->user, lo, hi);
         return ok;
     }
+    /* last chunk first: every threaded run then depends on ties going to the
+     * first position, whatever the schedule (the tests would see it otherwise) */
     uint64_t at = atomic_fetch_add_explicit(&w->next, w->chunk, memory_order_relaxed);
     if (at >= w->n) return false;
-    *lo = at;
-    *hi = at + w->chunk < w->n ? at + w->chunk : w->n;
+    *hi = w->n - at;
+    *lo = *hi > w->chunk ? *hi - w->chunk : 0;
     return true;
 }

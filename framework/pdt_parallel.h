@@ -45,9 +45,9 @@ const pdt_distributor *pdt_distributor_get(void);
 unsigned pdt_threads_resolve(uint32_t requested);
 
 /* Chunks of a root loop over n positions handed out to the threads of one
- * process, and to the ranks when a distributor is installed: static blocks
- * (rank r takes chunks r, r + R, … of the first half) then dynamic chunks of
- * the rest.  pdt_work_next is thread-safe. */
+ * process (last chunk first), or to the ranks when a distributor is
+ * installed (its policy: cli/mpi/pdt_mpi.c hands out static blocks, then the
+ * rest dynamically).  pdt_work_next is thread-safe. */
 typedef struct pdt_work {
     const pdt_distributor *dist;
     uint64_t n, chunk;
