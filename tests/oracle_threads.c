@@ -7,7 +7,8 @@
  * parallel.c), so a tie must be resolved by position — not by which thread
  * finished first — for the trees to agree.  The serial optimum is checked
  * against the paper's combination driver (an independent search path; the
- * other oracle suites check both against the brute-force specification).
+ * other oracle suites check both against the brute-force specification),
+ * the backend's against the fused engine's.
  * Instance i uses seed BASE_SEED + i; PDT_ORACLE_COUNT overrides the count. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ typedef struct family {
     const char *rules;
     uint32_t dims, max_n, max_k, degree;
     pdt_engine engine;
-    bool check_combinations;
+    int check; /* the engine whose optimum the serial fit must equal, or -1 */
 } family;
 
 static bool same_rule(const pdt_rule *a, const pdt_rule *b)
@@ -102,10 +103,10 @@ static bool check_case(const family *f, uint64_t seed)
     bool ok = true;
     pdt_model *serial = fit(ds, f, &c, 1, f->engine);
     ok = serial != NULL;
-    if (ok && f->check_combinations) {
-        pdt_model *comb = fit(ds, f, &c, 1, PDT_ENGINE_COMBINATIONS);
+    if (ok && f->check >= 0) {
+        pdt_model *comb = fit(ds, f, &c, 1, (pdt_engine)f->check);
         if (!comb || !mpq_equal(comb->objective, serial->objective)) {
-            printf("%s: the combination driver's optimum differs\n", f->rules);
+            printf("%s: engine %d finds another optimum\n", f->rules, f->check);
             ok = false;
         }
         pdt_model_free(&comb);
@@ -143,34 +144,44 @@ static size_t run(const family *f, uint64_t base, uint64_t count)
 static void test_threads_axis(void **state)
 {
     (void)state;
-    family f = {"axis", 2, 14, 3, 0, PDT_ENGINE_FUSED, true};
+    family f = {"axis", 2, 14, 3, 0, PDT_ENGINE_FUSED, PDT_ENGINE_COMBINATIONS};
     assert_int_equal(run(&f, BASE_SEED, 60), 0);
 }
 
 static void test_threads_hyperplane(void **state)
 {
     (void)state;
-    family f = {"hyperplane", 2, 12, 3, 0, PDT_ENGINE_FUSED, true};
+    family f = {"hyperplane", 2, 12, 3, 0, PDT_ENGINE_FUSED, PDT_ENGINE_COMBINATIONS};
     assert_int_equal(run(&f, BASE_SEED + 1000, 60), 0);
 }
 
 static void test_threads_mixed(void **state)
 {
     (void)state;
-    family f = {"axis,hyperplane", 2, 10, 3, 0, PDT_ENGINE_FUSED, true};
+    family f = {"axis,hyperplane", 2, 10, 3, 0, PDT_ENGINE_FUSED, PDT_ENGINE_COMBINATIONS};
     assert_int_equal(run(&f, BASE_SEED + 2000, 40), 0);
 }
 
 static void test_threads_conic_engine(void **state)
 {
     (void)state;
-    family f = {"hypersurface", 2, 9, 2, 2, PDT_ENGINE_FUSED, false};
+    family f = {"hypersurface", 2, 9, 2, 2, PDT_ENGINE_FUSED, -1};
     assert_int_equal(run(&f, BASE_SEED + 3000, 30), 0);
+}
+
+/* The hypersurface backend (engine auto, K <= 2): conics on the oracle's grid,
+ * full of points on common conics (tuples with surface rows). */
+static void test_threads_conic_backend(void **state)
+{
+    (void)state;
+    family f = {"hypersurface", 2, 12, 2, 2, PDT_ENGINE_AUTO, PDT_ENGINE_FUSED};
+    assert_int_equal(run(&f, BASE_SEED + 4000, 60), 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_conic_backend),
         cmocka_unit_test(test_threads_axis),
         cmocka_unit_test(test_threads_hyperplane),
         cmocka_unit_test(test_threads_mixed),

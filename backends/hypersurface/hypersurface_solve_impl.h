@@ -4,6 +4,7 @@
 #ifndef PDT_RULES_HYPERSURFACE_SOLVE_H
 #define PDT_RULES_HYPERSURFACE_SOLVE_H
 
+#include <stdatomic.h>
 #include <time.h>
 
 #include "../../problems/classification.h"
@@ -68,6 +69,9 @@ typedef struct hss {
     int64_t best_value; /* best tree value so far (progress reports) */
     bool stopped;
     uint64_t candidates, regions, memo_hits;
+    atomic_bool *halt; /* K = 2 on threads: one worker stopping stops all (else NULL) */
+    unsigned workers;  /* K = 2: threads, or ranks, that shared the root tuples */
+    uint64_t work_max, work_total; /* their regions searched: the busiest, all */
 } hss;
 
 /* A region: its items, class counts and per-class item bitsets. */
@@ -84,6 +88,7 @@ typedef struct hss_tree {
     hss_split root;      /* size >= 1 */
     bool child_left;     /* size 2: the left child is split */
     hss_split child;
+    int64_t pos;         /* K = 2: position of the root rule in the serial order (hypersurface_two.c) */
 } hss_tree;
 
 double hss_elapsed(const hss *h);
@@ -105,7 +110,8 @@ void hss_eval_degenerate(hss *h, const hss_region *r, const uint64_t *base, cons
  * split of all rows into *root. */
 pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region *all, pdt_error *err);
 const hss_exc *hss_exceptions_of(const hss *h, uint64_t rank, size_t *count);
-/* Trees of two branch nodes better than best (hypersurface_two.c). */
-void hss_search_two(hss *h, hss_tree *best);
+/* Trees of two branch nodes better than best (hypersurface_two.c), on
+ * opt->threads threads and the ranks of an installed distributor. */
+pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err);
 
 #endif

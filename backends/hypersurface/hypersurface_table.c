@@ -22,6 +22,7 @@ double hss_elapsed(const hss *h)
 /* The time limit, and a progress report about once a second. */
 bool hss_out_of_time(hss *h)
 {
+    if (h->halt && !h->stopped && atomic_load_explicit(h->halt, memory_order_relaxed)) h->stopped = true;
     if (h->stopped || (h->opt->time_limit <= 0 && !h->opt->progress && !h->opt->stop)) return h->stopped;
     if (h->opt->stop && *h->opt->stop) h->stopped = true;
     double t = hss_elapsed(h);
@@ -33,6 +34,7 @@ bool hss_out_of_time(hss *h)
         pdt_progress p = {t, h->regions, best};
         h->opt->progress(h->opt->progress_user, &p);
     }
+    if (h->stopped && h->halt) atomic_store(h->halt, true);
     return h->stopped;
 }
 
