@@ -24,8 +24,9 @@ unsigned pdt_threads_resolve(uint32_t requested)
 #endif
 }
 
-void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk)
+void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk, bool last_first)
 {
+    w->last_first = last_first;
     w->dist = dist;
     w->n = n;
     w->chunk = chunk ? chunk : 1;
@@ -41,11 +42,14 @@ bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi)
         ok = w->dist->next(w->dist->user, lo, hi);
         return ok;
     }
-    /* last chunk first: every threaded run then depends on ties going to the
-     * first position, whatever the schedule (the tests would see it otherwise) */
     uint64_t at = atomic_fetch_add_explicit(&w->next, w->chunk, memory_order_relaxed);
     if (at >= w->n) return false;
-    *hi = w->n - at;
-    *lo = *hi > w->chunk ? *hi - w->chunk : 0;
+    if (w->last_first) {
+        *hi = w->n - at;
+        *lo = *hi > w->chunk ? *hi - w->chunk : 0;
+    } else {
+        *lo = at;
+        *hi = at + w->chunk < w->n ? at + w->chunk : w->n;
+    }
     return true;
 }

@@ -45,16 +45,19 @@ const pdt_distributor *pdt_distributor_get(void);
 unsigned pdt_threads_resolve(uint32_t requested);
 
 /* Chunks of a root loop over n positions handed out to the threads of one
- * process (last chunk first), or to the ranks when a distributor is
- * installed (its policy: cli/mpi/pdt_mpi.c hands out static blocks, then the
- * rest dynamically).  pdt_work_next is thread-safe. */
+ * process, or to the ranks when a distributor is installed (its policy:
+ * cli/mpi/pdt_mpi.c hands out static blocks, then the rest dynamically).
+ * Each thread receives increasing chunks, except with last_first (threads
+ * only): then the last chunk goes first, so that every threaded run depends
+ * on ties being resolved by position.  pdt_work_next is thread-safe. */
 typedef struct pdt_work {
     const pdt_distributor *dist;
     uint64_t n, chunk;
+    bool last_first;
     _Atomic uint64_t next; /* without a distributor: the next position handed out */
 } pdt_work;
 
-void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk);
+void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk, bool last_first);
 bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi);
 
 #endif

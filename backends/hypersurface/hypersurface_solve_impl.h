@@ -38,6 +38,7 @@ typedef struct hss_map {
     size_t words, cap, n, max;
     uint64_t *hash, *keys;
     hss_split *val;
+    int64_t *tag; /* maps without values: a position per key (hss_map_first) */
 } hss_map;
 
 typedef struct hss {
@@ -101,6 +102,9 @@ int64_t hss_leaf_cost(const hss *h, const int64_t *c);
 pdt_status hss_map_init(hss_map *m, size_t words, size_t max, bool values, pdt_error *err);
 void hss_map_free(hss_map *m);
 hss_split *hss_map_get(hss_map *m, const uint64_t *key, bool *fresh);
+/* A map without values as a set of partitions met at positions: true when
+ * key is new or was met only at later positions (pos is then kept). */
+bool hss_map_first(hss_map *m, const uint64_t *key, int64_t pos);
 
 void hss_region_init(hss *h, hss_region *r, const uint64_t *items, uint64_t *by_class, int64_t *tot);
 void hss_eval_general(hss *h, const hss_region *r, const uint64_t *base, const uint32_t *t, hss_split *best);

@@ -209,9 +209,10 @@ static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t 
     if (!root_partition(h, rank, t, m, leaf)) return;
     int64_t lim = limit(best, p0);
     if (leaf[0] >= lim && leaf[1] >= lim) return;
-    bool fresh = true;
-    hss_map_get(&h->seen, pdt_bit_get(h->left, 0) ? h->left : h->right, &fresh);
-    if (fresh) try_root(h, best, side, leaf, t, m, p0);
+    /* a partition met at an earlier position gave the same trees there (its
+     * mirror too: the key is the side holding row 0) */
+    if (hss_map_first(&h->seen, pdt_bit_get(h->left, 0) ? h->left : h->right, p0))
+        try_root(h, best, side, leaf, t, m, p0);
 }
 
 /* The 2^G root rules of a tuple in general position differ only in where
@@ -255,7 +256,10 @@ static void warm_start(hss *h, hss_tree *best)
 {
     uint32_t t[HS_MAX_LIFTED];
     const int64_t first = INT64_MAX / 4; /* compared with −1: strictly better only */
-    for (uint64_t i = 0; i < h->n_order && i < HSS_WARM && best->value > 0 && !hss_out_of_time(h); i++) {
+    /* PDT_HYPERSURFACE_WARM=0 (tests): no warm start, every tree from the enumeration */
+    const char *env = getenv("PDT_HYPERSURFACE_WARM");
+    uint64_t warm = env ? strtoull(env, NULL, 10) : HSS_WARM;
+    for (uint64_t i = 0; i < h->n_order && i < warm && best->value > 0 && !hss_out_of_time(h); i++) {
         uint64_t rank = h->order[i];
         unrank(h, rank, t);
         for (int64_t m = 0; m < (INT64_C(1) << h->G) && best->value > 0; m++) {
@@ -500,7 +504,8 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
     uint64_t ways = (uint64_t)threads * (uint64_t)(d ? d->size : 1), chunk = h->n_tuples / (64 * ways);
     team tm = {.best = *best, .remote = INT64_MAX};
     atomic_init(&tm.halt, false);
-    pdt_work_begin(&tm.work, d, h->n_tuples, chunk < 1 ? 1 : chunk > 4096 ? 4096 : chunk);
+    pdt_work_begin(&tm.work, d, h->n_tuples, chunk < 1 ? 1 : chunk > 4096 ? 4096 : chunk,
+                   !d); /* threads: last chunk first, so that ties must go by position */
     h->halt = &tm.halt;
     run_workers(h, &tm, threads, tot);
     h->halt = NULL;
