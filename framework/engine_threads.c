@@ -262,8 +262,7 @@ static pdt_status team_init(pdt_team *t, pdt_search_state *s, const uint32_t *li
     if (!t->int_values) d = NULL;
     uint64_t ways = (uint64_t)(s->threads ? s->threads : 1) * (uint64_t)(d ? d->size : 1);
     uint64_t chunk = n / (8 * ways);
-    pdt_work_begin(&t->work, d, n, chunk < 1 ? 1 : chunk > MAX_CHUNK ? MAX_CHUNK : chunk,
-                   true); /* the routine filters ran serially: any order will do */
+    pdt_work_begin(&t->work, d, n, chunk < 1 ? 1 : chunk > MAX_CHUNK ? MAX_CHUNK : chunk);
     return PDT_OK;
 }
 

@@ -3,6 +3,8 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -24,9 +26,10 @@ unsigned pdt_threads_resolve(uint32_t requested)
 #endif
 }
 
-void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk, bool last_first)
+void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk)
 {
-    w->last_first = last_first;
+    const char *env = getenv("PDT_WORK_LAST_FIRST");
+    w->last_first = !dist && env && strcmp(env, "1") == 0;
     w->dist = dist;
     w->n = n;
     w->chunk = chunk ? chunk : 1;

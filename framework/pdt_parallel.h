@@ -47,9 +47,10 @@ unsigned pdt_threads_resolve(uint32_t requested);
 /* Chunks of a root loop over n positions handed out to the threads of one
  * process, or to the ranks when a distributor is installed (its policy:
  * cli/mpi/pdt_mpi.c hands out static blocks, then the rest dynamically).
- * Each thread receives increasing chunks, except with last_first (threads
- * only): then the last chunk goes first, so that every threaded run depends
- * on ties being resolved by position.  pdt_work_next is thread-safe. */
+ * Each thread receives increasing chunks; with PDT_WORK_LAST_FIRST=1 in the
+ * environment (the tests; threads only) the last chunk goes first, so that
+ * every threaded run depends on ties being resolved by position.
+ * pdt_work_next is thread-safe. */
 typedef struct pdt_work {
     const pdt_distributor *dist;
     uint64_t n, chunk;
@@ -57,7 +58,7 @@ typedef struct pdt_work {
     _Atomic uint64_t next; /* without a distributor: the next position handed out */
 } pdt_work;
 
-void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk, bool last_first);
+void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk);
 bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi);
 
 #endif

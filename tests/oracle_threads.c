@@ -3,9 +3,9 @@
  * work is shared: the generic engine over axis, hyperplane, mixed and conic
  * rules, and the hypersurface backend (conics, K <= 2).
  *
- * The threaded runs hand the root candidates out last first (framework/
- * parallel.c), so a tie must be resolved by position — not by which thread
- * finished first — for the trees to agree.  The serial optimum is checked
+ * The threaded runs hand the root work out last first (PDT_WORK_LAST_FIRST,
+ * framework/parallel.c), so a tie must be resolved by position — not by
+ * which thread finished first — for the trees to agree.  The serial optimum is checked
  * against the paper's combination driver (an independent search path; the
  * other oracle suites check both against the brute-force specification),
  * the backend's against the fused engine's.
@@ -183,6 +183,8 @@ int main(void)
     /* the hypersurface backend without its warm start: every winner comes
      * from the enumeration the workers share, ties included */
     setenv("PDT_HYPERSURFACE_WARM", "0", 1);
+    /* threads take the last chunk of root work first: ties must go by position */
+    setenv("PDT_WORK_LAST_FIRST", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_conic_backend),
         cmocka_unit_test(test_threads_axis),

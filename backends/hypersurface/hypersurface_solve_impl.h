@@ -70,6 +70,7 @@ typedef struct hss {
     int64_t best_value; /* best tree value so far (progress reports) */
     bool stopped;
     uint64_t candidates, regions, memo_hits;
+    hss_map *seen_shared; /* K = 2 on threads: the partitions met, shared under a lock */
     atomic_bool *halt; /* K = 2 on threads: one worker stopping stops all (else NULL) */
     unsigned workers;  /* K = 2: threads, or ranks, that shared the root tuples */
     uint64_t work_max, work_total; /* their regions searched: the busiest, all */

@@ -211,8 +211,15 @@ static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t 
     if (leaf[0] >= lim && leaf[1] >= lim) return;
     /* a partition met at an earlier position gave the same trees there (its
      * mirror too: the key is the side holding row 0) */
-    if (hss_map_first(&h->seen, pdt_bit_get(h->left, 0) ? h->left : h->right, p0))
-        try_root(h, best, side, leaf, t, m, p0);
+    const uint64_t *key = pdt_bit_get(h->left, 0) ? h->left : h->right;
+    bool first;
+    if (h->seen_shared) {
+#pragma omp critical(hss_seen)
+        first = hss_map_first(h->seen_shared, key, p0);
+    } else {
+        first = hss_map_first(&h->seen, key, p0);
+    }
+    if (first) try_root(h, best, side, leaf, t, m, p0);
 }
 
 /* The 2^G root rules of a tuple in general position differ only in where
@@ -301,9 +308,9 @@ static bool clone(hss *w, const hss *h, pdt_fit_options *opt)
     w->order_pts = h->order_pts;
     memset(&w->seen, 0, sizeof w->seen);
     memset(&w->memo, 0, sizeof w->memo);
+    w->seen_shared = (hss_map *)&h->seen; /* one set of partitions met: no partition tried twice */
     pdt_error ignored;
     bool ok = w->cnt && w->all && w->items && w->on_t &&
-              !hss_map_init(&w->seen, h->words, HSS_SEEN_MAX, false, &ignored) &&
               !hss_map_init(&w->memo, h->words, HSS_MEMO_MAX, true, &ignored);
     if (!ok) return false;
     memcpy(w->all, h->all, h->words * sizeof *w->all);
@@ -504,8 +511,7 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
     uint64_t ways = (uint64_t)threads * (uint64_t)(d ? d->size : 1), chunk = h->n_tuples / (64 * ways);
     team tm = {.best = *best, .remote = INT64_MAX};
     atomic_init(&tm.halt, false);
-    pdt_work_begin(&tm.work, d, h->n_tuples, chunk < 1 ? 1 : chunk > 4096 ? 4096 : chunk,
-                   !d); /* threads: last chunk first, so that ties must go by position */
+    pdt_work_begin(&tm.work, d, h->n_tuples, chunk < 1 ? 1 : chunk > 256 ? 256 : chunk);
     h->halt = &tm.halt;
     run_workers(h, &tm, threads, tot);
     h->halt = NULL;
