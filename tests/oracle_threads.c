@@ -145,28 +145,28 @@ static void test_threads_axis(void **state)
 {
     (void)state;
     family f = {"axis", 2, 14, 3, 0, PDT_ENGINE_FUSED, PDT_ENGINE_COMBINATIONS};
-    assert_int_equal(run(&f, BASE_SEED, 60), 0);
+    assert_int_equal(run(&f, BASE_SEED, 40), 0);
 }
 
 static void test_threads_hyperplane(void **state)
 {
     (void)state;
     family f = {"hyperplane", 2, 12, 3, 0, PDT_ENGINE_FUSED, PDT_ENGINE_COMBINATIONS};
-    assert_int_equal(run(&f, BASE_SEED + 1000, 60), 0);
+    assert_int_equal(run(&f, BASE_SEED + 1000, 40), 0);
 }
 
 static void test_threads_mixed(void **state)
 {
     (void)state;
     family f = {"axis,hyperplane", 2, 10, 3, 0, PDT_ENGINE_FUSED, PDT_ENGINE_COMBINATIONS};
-    assert_int_equal(run(&f, BASE_SEED + 2000, 40), 0);
+    assert_int_equal(run(&f, BASE_SEED + 2000, 30), 0);
 }
 
 static void test_threads_conic_engine(void **state)
 {
     (void)state;
     family f = {"hypersurface", 2, 9, 2, 2, PDT_ENGINE_FUSED, -1};
-    assert_int_equal(run(&f, BASE_SEED + 3000, 30), 0);
+    assert_int_equal(run(&f, BASE_SEED + 3000, 20), 0);
 }
 
 /* The hypersurface backend (engine auto, K <= 2): conics on the oracle's grid,
@@ -175,7 +175,7 @@ static void test_threads_conic_backend(void **state)
 {
     (void)state;
     family f = {"hypersurface", 2, 12, 2, 2, PDT_ENGINE_AUTO, PDT_ENGINE_FUSED};
-    assert_int_equal(run(&f, BASE_SEED + 4000, 60), 0);
+    assert_int_equal(run(&f, BASE_SEED + 4000, 40), 0);
 }
 
 int main(void)

@@ -28,6 +28,7 @@
 
 #include "bitset.h"
 #include "hypersurface_solve_impl.h"
+#include "pdt_parallel.h"
 
 /* ------------------------------------------------------------ setup */
 
@@ -154,6 +155,9 @@ static pdt_status hss_run(pdt_model **out, const pdt_dataset *ds, const pdt_fit_
             best.size = 1;
             best.root = root;
         }
+        const pdt_distributor *d = pdt_distributor_get();
+        if (!st && k >= 2 && d && d->size > 1) /* ranks share the K = 2 search only if all got there */
+            h.stopped = !d->agree(d->user, !h.stopped);
         if (!st && k >= 2 && !h.stopped) st = hss_search_two(&h, &best, err);
     }
     if (!st) st = make_model(out, &h, &best, err);

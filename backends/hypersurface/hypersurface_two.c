@@ -308,7 +308,7 @@ static bool clone(hss *w, const hss *h, pdt_fit_options *opt)
     w->order_pts = h->order_pts;
     memset(&w->seen, 0, sizeof w->seen);
     memset(&w->memo, 0, sizeof w->memo);
-    w->seen_shared = (hss_map *)&h->seen; /* one set of partitions met: no partition tried twice */
+    w->seen_shared = (hss_map *)&h->seen; /* one set of partitions met, with their first positions */
     pdt_error ignored;
     bool ok = w->cnt && w->all && w->items && w->on_t &&
               !hss_map_init(&w->memo, h->words, HSS_MEMO_MAX, true, &ignored);
