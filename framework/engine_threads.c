@@ -277,7 +277,8 @@ static void run_workers(pdt_team *t, pdt_search_state *s, pdt_node *node, uint32
                         const void *lb, pdt_search_stats *per)
 {
     unsigned nt = s->threads ? s->threads : 1;
-#pragma omp parallel num_threads(nt)
+    if ((uint64_t)t->work.n * node->n_items < pdt_parallel_min()) nt = 1; /* small: one thread */
+#pragma omp parallel num_threads(nt) if (nt > 1)
     {
         unsigned me = 0;
 #ifdef _OPENMP

@@ -26,6 +26,12 @@ unsigned pdt_threads_resolve(uint32_t requested)
 #endif
 }
 
+uint64_t pdt_parallel_min(void)
+{
+    const char *env = getenv("PDT_PARALLEL_MIN");
+    return env ? strtoull(env, NULL, 10) : UINT64_C(1) << 18;
+}
+
 void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk)
 {
     const char *env = getenv("PDT_WORK_LAST_FIRST");

@@ -43,6 +43,10 @@ const pdt_distributor *pdt_distributor_get(void);
 
 /* Threads to use for a request (0: every core, OMP_NUM_THREADS honoured). */
 unsigned pdt_threads_resolve(uint32_t requested);
+/* Root work below this many item visits (positions × items) stays on one
+ * thread: a parallel region costs more than it saves, and idle OpenMP
+ * threads spin.  $PDT_PARALLEL_MIN overrides (the tests set 0). */
+uint64_t pdt_parallel_min(void);
 
 /* Chunks of a root loop over n positions handed out to the threads of one
  * process, or to the ranks when a distributor is installed (its policy:

@@ -185,6 +185,7 @@ int main(void)
     setenv("PDT_HYPERSURFACE_WARM", "0", 1);
     /* threads take the last chunk of root work first: ties must go by position */
     setenv("PDT_WORK_LAST_FIRST", "1", 1);
+    setenv("PDT_PARALLEL_MIN", "0", 1); /* threads however small the root work */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_conic_backend),
         cmocka_unit_test(test_threads_axis),

@@ -405,7 +405,7 @@ static void add_counts(hss *h, const hss *w)
 static void run_workers(hss *h, team *tm, unsigned threads, const int64_t *tot)
 {
     h->work_max = h->work_total = 0;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (threads > 1)
     {
         bool first = true;
 #ifdef _OPENMP
@@ -508,6 +508,7 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
     const pdt_distributor *d = pdt_distributor_get();
     if (d && d->size <= 1) d = NULL;
     unsigned threads = pdt_threads_resolve(h->opt->threads);
+    if (h->n_tuples * h->n < pdt_parallel_min()) threads = 1; /* small: one thread */
     uint64_t ways = (uint64_t)threads * (uint64_t)(d ? d->size : 1), chunk = h->n_tuples / (64 * ways);
     team tm = {.best = *best, .remote = INT64_MAX};
     atomic_init(&tm.halt, false);

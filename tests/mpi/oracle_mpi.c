@@ -83,7 +83,7 @@ static bool check_case(const family *f, uint64_t seed)
         /* under ASan, Open MPI's own allocations kept at exit (many in components it has
          * unloaded) would be reported as leaks: the ranks check everything but leaks,
          * which the serial runs above and oracle_threads check */
-        char *argv[] = {exec, "--allow-run-as-root", "--oversubscribe", "-x", "PDT_HYPERSURFACE_WARM", "-x",
+        char *argv[] = {exec, "--allow-run-as-root", "--oversubscribe", "-x", "PDT_HYPERSURFACE_WARM", "-x", "PDT_PARALLEL_MIN", "-x",
                         "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1", "-np", np,
                         mpi, "fit", "--data", data, "--rules", (char *)f->rules, "--engine", (char *)f->engine,
                         "--size", k, "--threads", threads, "-o", out, NULL};
@@ -140,6 +140,7 @@ static void test_mpi_conic_backend(void **state)
 int main(void)
 {
     setenv("PDT_HYPERSURFACE_WARM", "0", 1);
+    setenv("PDT_PARALLEL_MIN", "0", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mpi_hyperplane),
         cmocka_unit_test(test_mpi_axis),
