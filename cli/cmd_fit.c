@@ -158,6 +158,11 @@ static void print_summary(const pdt_model *m)
     printf("objective %s (%s), %u branch nodes, depth %u, %.3f s\n", text ? text : "?",
            pdt_model_optimal(m) ? "optimal" : "NOT proven optimal: a limit was reached",
            pdt_model_size(m), pdt_model_depth(m), pdt_model_seconds(m));
+    uint64_t most = 0, total = 0;
+    uint32_t workers = pdt_model_work(m, &most, &total);
+    if (workers > 1 && total) /* load balance of the root work */
+        printf("root work over %u workers: busiest %llu, mean %.1f, max/mean %.2f\n", workers,
+               (unsigned long long)most, (double)total / workers, (double)most * workers / (double)total);
     void (*gmp_free)(void *, size_t);
     mp_get_memory_functions(NULL, NULL, &gmp_free);
     if (text) gmp_free(text, strlen(text) + 1);

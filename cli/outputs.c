@@ -374,8 +374,14 @@ static void roll_back(backup *b, cli_outputs *set)
     }
 }
 
+bool cli_outputs_discard;
+
 bool cli_outputs_commit(cli_outputs *set)
 {
+    if (cli_outputs_discard) { /* pdt-mpi, ranks other than 0 */
+        cli_outputs_abort(set);
+        return true;
+    }
     for (size_t i = 0; i < set->n; i++) {
         cli_output *o = &set->o[i];
         if (!o->af.tmp_path) {

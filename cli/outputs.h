@@ -59,6 +59,10 @@ void cli_outputs_fail(cli_outputs *set, const char *option, const char *message)
 /* Checks the targets again, renames every staged file into place and copies
  * the "-" output to standard output.  False (printed) on failure. */
 bool cli_outputs_commit(cli_outputs *set);
+/* When set (pdt-mpi's ranks other than 0), commit removes the staged files
+ * instead of renaming them: one process writes the outputs. */
+extern bool cli_outputs_discard;
+
 /* Removes every staged file and restores standard output. */
 void cli_outputs_abort(cli_outputs *set);
 

@@ -14,6 +14,7 @@
 
 #include "bitset.h"
 #include "engine_impl.h"
+#include "pdt_parallel.h"
 
 #define DEADLINE_EVERY 1024u
 
@@ -44,7 +45,7 @@ static void report_progress(pdt_search_state *s, double elapsed)
     pdt_buf best;
     pdt_buf_init(&best);
     if (s->n_frames && s->frames[0]) s->alg->to_text(&best, s->frames[0]->v_inc);
-    pdt_progress p = {elapsed, s->stats.nodes, best.data ? best.data : "?"};
+    pdt_progress p = {elapsed, s->team ? pdt_team_nodes(s) : s->stats.nodes, best.data ? best.data : "?"};
     s->o.progress(s->o.progress_user, &p);
     pdt_buf_clear(&best);
 }
@@ -52,8 +53,10 @@ static void report_progress(pdt_search_state *s, double elapsed)
 /* Every DEADLINE_EVERY subproblems: the time limit and progress reports. */
 static void check_deadline(pdt_search_state *s)
 {
-    if ((!s->has_deadline && !s->o.progress && !s->o.stop) || (s->stats.nodes % DEADLINE_EVERY)) return;
+    if ((!s->has_deadline && !s->o.progress && !s->o.stop && !s->team) || (s->stats.nodes % DEADLINE_EVERY))
+        return;
     if (s->o.stop && *s->o.stop) s->aborted = true;
+    if (s->team) pdt_team_poll(s); /* one worker's abort ends them all */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
@@ -167,6 +170,7 @@ pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, vo
     s->o = *opts;
     s->err = err;
     s->exact = opts->exact_size || (!s->alg->selective && !s->alg->idempotent);
+    s->threads = pdt_threads_resolve(opts->threads);
     bool by_items = !s->rs || pdt_ruleset_region_by_items(s->rs);
     s->data_defined = s->rs && pdt_ruleset_data_defined(s->rs);
     /* The admissible rules of a region are those defined inside it minus its
@@ -274,10 +278,9 @@ static uint64_t memo_extra(const pdt_search_state *s, const pdt_node *node)
     return s->pc->memo_key ? s->pc->memo_key(s->inst, node) : 0;
 }
 
-static void memo_store(pdt_search_state *s, const pdt_node *node, uint32_t k, uint32_t drem,
-                       bool found, const void *best, const void *ub, const pdt_decision *dec)
+static void memo_store_locked(pdt_search_state *s, const pdt_node *node, uint32_t k, uint32_t drem,
+                              bool found, const void *best, const void *ub, const pdt_decision *dec)
 {
-    if (!s->memo_on || s->aborted || s->dive) return;
     pdt_memo_entry *e = pdt_memo_put(s->memo, node->items, k, drem, memo_extra(s, node));
     if (!e) return;
     void *v = pdt_memo_value(e);
@@ -292,6 +295,19 @@ static void memo_store(pdt_search_state *s, const pdt_node *node, uint32_t k, ui
     if (e->kind == PDT_MEMO_EXACT) return;
     if (e->kind != PDT_MEMO_LOWER || s->alg->cmp(v, ub) < 0) s->alg->set(v, ub);
     e->kind = PDT_MEMO_LOWER;
+}
+
+/* Workers of a team share the main search's cache, under a lock. */
+static void memo_store(pdt_search_state *s, const pdt_node *node, uint32_t k, uint32_t drem,
+                       bool found, const void *best, const void *ub, const pdt_decision *dec)
+{
+    if (!s->memo_on || s->aborted || s->dive) return;
+    if (!s->team) {
+        memo_store_locked(s, node, k, drem, found, best, ub, dec);
+        return;
+    }
+#pragma omp critical(pdt_memo)
+    memo_store_locked(s, node, k, drem, found, best, ub, dec);
 }
 
 /* ------------------------------------------------------------ selective solve */
@@ -424,43 +440,96 @@ static pdt_status try_split(solve_ctx *c, int64_t payload, uint32_t index, pdt_n
     return PDT_OK;
 }
 
+/* The i-th split if it passes the routine filters (*ok), else traced as skipped. */
+static pdt_status admit_split(solve_ctx *c, bool dedup, uint32_t n_split, uint32_t i, bool *ok,
+                              int64_t *payload, pdt_node *l, pdt_lazy_rules *ll, pdt_node *r,
+                              pdt_lazy_rules *lr)
+{
+    pdt_search_state *s = c->s;
+    const pdt_node *node = c->node;
+    *ok = false;
+    bool valid = false;
+    pdt_status st = pdt_engine_split_at(s, c->f, node, i, &valid, payload, l, ll, r, lr);
+    if (st || !valid) return st;
+    s->stats.candidates++;
+    /* with rules, a split leaving one side empty repeats a smaller tree; problem
+     * splitters (k-D trees store a point per node) decide for themselves */
+    bool degenerate = s->rs && (l->n_items == 0 || r->n_items == 0);
+    if (!s->exact && degenerate) {
+        trace_skip(s, node, c->k, *payload, l, r, "one side is empty");
+        return PDT_OK;
+    }
+    if (s->o.min_leaf && (l->n_items < s->o.min_leaf || r->n_items < s->o.min_leaf)) {
+        trace_skip(s, node, c->k, *payload, l, r, "a side holds fewer than min-leaf items");
+        return PDT_OK;
+    }
+    if (dedup && pdt_engine_seen_before(s, c->f, l->items, n_split)) {
+        trace_skip(s, node, c->k, *payload, l, r, "splits the items like an earlier candidate");
+        return PDT_OK;
+    }
+    *ok = true;
+    return PDT_OK;
+}
+
 static pdt_status search_splits(solve_ctx *c)
 {
     pdt_search_state *s = c->s;
-    pdt_frame *f = c->f;
-    pdt_node *node = c->node;
-    uint32_t n_split = pdt_engine_split_count(s, node);
+    uint32_t n_split = pdt_engine_split_count(s, c->node);
     bool dedup = s->dedup_on && c->k >= 2;
-    if (dedup) pdt_engine_seen_reset(f);
+    if (dedup) pdt_engine_seen_reset(c->f);
     for (uint32_t i = 0; i < n_split && !c->done && !s->aborted; i++) {
         bool ok = false;
         int64_t payload = 0;
         pdt_node l, r;
         pdt_lazy_rules ll, lr;
-        pdt_status st = pdt_engine_split_at(s, f, node, i, &ok, &payload, &l, &ll, &r, &lr);
+        pdt_status st = admit_split(c, dedup, n_split, i, &ok, &payload, &l, &ll, &r, &lr);
         if (st) return st;
         if (!ok) continue;
-        s->stats.candidates++;
-        /* with rules, a split leaving one side empty repeats a smaller tree; problem
-         * splitters (k-D trees store a point per node) decide for themselves */
-        bool degenerate = s->rs && (l.n_items == 0 || r.n_items == 0);
-        if (!s->exact && degenerate) {
-            trace_skip(s, node, c->k, payload, &l, &r, "one side is empty");
-            continue;
-        }
-        if (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)) {
-            trace_skip(s, node, c->k, payload, &l, &r, "a side holds fewer than min-leaf items");
-            continue;
-        }
-        if (dedup && pdt_engine_seen_before(s, f, l.items, n_split)) {
-            trace_skip(s, node, c->k, payload, &l, &r, "splits the items like an earlier candidate");
-            continue;
-        }
-        trace(s, PDT_TRACE_CANDIDATE, node, c->k, payload, &l, &r, NULL, NULL);
+        trace(s, PDT_TRACE_CANDIDATE, c->node, c->k, payload, &l, &r, NULL, NULL);
         st = try_split(c, payload, i, &l, &ll, &r, &lr);
         if (st) return st;
     }
     return PDT_OK;
+}
+
+pdt_status pdt_engine_root_list(pdt_search_state *s, pdt_node *node, uint32_t k, uint32_t *list,
+                                uint32_t *n)
+{
+    solve_ctx c = {s, s->frames[0], node, k, 0, NULL, false, false, false};
+    uint32_t n_split = pdt_engine_split_count(s, node);
+    bool dedup = s->dedup_on && k >= 2;
+    if (dedup) pdt_engine_seen_reset(c.f);
+    *n = 0;
+    for (uint32_t i = 0; i < n_split; i++) {
+        bool ok = false;
+        int64_t payload = 0;
+        pdt_node l, r;
+        pdt_lazy_rules ll, lr;
+        pdt_status st = admit_split(&c, dedup, n_split, i, &ok, &payload, &l, &ll, &r, &lr);
+        if (st) return st;
+        if (ok) list[(*n)++] = i;
+    }
+    return PDT_OK;
+}
+
+pdt_status pdt_engine_root_candidate(pdt_search_state *s, pdt_node *node, uint32_t i, uint32_t k,
+                                     uint32_t drem, const void *ub, const void *lb, bool *found)
+{
+    pdt_frame *f = pdt_engine_frame(s, 0);
+    if (!f) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory for the search");
+    f->dec = (pdt_decision){PDT_LEAF, UINT32_MAX, 0, false, f->dec.v_l, f->dec.v_r};
+    s->alg->set(f->v_inc, ub);
+    s->alg->set_zero(f->v_best);
+    if (lb) s->alg->set(f->v_lb, lb);
+    solve_ctx c = {s, f, node, k, drem, NULL, lb != NULL, false, false};
+    bool ok = false;
+    int64_t payload = 0;
+    pdt_node l, r;
+    pdt_lazy_rules ll, lr;
+    pdt_status st = pdt_engine_split_at(s, f, node, i, &ok, &payload, &l, &ll, &r, &lr);
+    if (!st && ok) st = try_split(&c, payload, i, &l, &ll, &r, &lr);
+    *found = c.found;
+    return st;
 }
 
 /* One branch node left: the problem's tight loop over the admissible rules. */
@@ -488,10 +557,9 @@ static pdt_status stump_node(solve_ctx *c)
 }
 
 /* Looks the node up in the cache; true when the entry answers the query. */
-static bool memo_answer(pdt_search_state *s, pdt_frame *f, const pdt_node *node, uint32_t k,
-                        uint32_t drem, const void *ub, bool *found, void *out)
+static bool memo_answer_locked(pdt_search_state *s, pdt_frame *f, const pdt_node *node, uint32_t k,
+                               uint32_t drem, const void *ub, bool *found, void *out)
 {
-    if (!s->memo_on) return false;
     pdt_memo_entry *e = pdt_memo_find(s->memo, node->items, k, drem, memo_extra(s, node));
     if (!e) return false;
     void *v = pdt_memo_value(e);
@@ -509,6 +577,17 @@ static bool memo_answer(pdt_search_state *s, pdt_frame *f, const pdt_node *node,
         return true;
     }
     return false;
+}
+
+static bool memo_answer(pdt_search_state *s, pdt_frame *f, const pdt_node *node, uint32_t k,
+                        uint32_t drem, const void *ub, bool *found, void *out)
+{
+    if (!s->memo_on) return false;
+    if (!s->team) return memo_answer_locked(s, f, node, k, drem, ub, found, out);
+    bool hit;
+#pragma omp critical(pdt_memo)
+    hit = memo_answer_locked(s, f, node, k, drem, ub, found, out);
+    return hit;
 }
 
 pdt_status pdt_engine_solve(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz, uint32_t k,
@@ -577,6 +656,8 @@ pdt_status pdt_engine_solve_until(pdt_search_state *s, pdt_node *node, const pdt
     a->set(f->v_inc, c.found ? f->v_best : ub);
     c.done = reached(&c);
     if (k == 1 && s->stump_on && !c.done) st = stump_node(&c);
+    else if (!c.done && pdt_engine_root_shared(s, node, stop))
+        st = pdt_engine_root_threads(s, node, k, drem, has_lb, &c.found);
     else st = search_splits(&c);
     if (st) return st;
     if (!stop) memo_store(s, node, k, drem, c.found, f->v_best, ub, c.found ? &f->dec : NULL);

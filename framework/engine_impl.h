@@ -39,6 +39,8 @@ typedef struct pdt_frame {
     uint32_t seen_cap, seen_n;
 } pdt_frame;
 
+typedef struct pdt_team pdt_team; /* engine_threads.c: workers sharing the root candidates */
+
 typedef struct pdt_search_state {
     const pdt_problem_class *pc;
     void *inst;
@@ -60,6 +62,8 @@ typedef struct pdt_search_state {
     double last_progress;
     struct timespec start, deadline;
     pdt_error *err;
+    uint32_t threads; /* resolved --threads */
+    pdt_team *team;   /* set in a worker: the team it belongs to */
 } pdt_search_state;
 
 pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, void *inst,
@@ -90,6 +94,26 @@ pdt_status pdt_engine_split_payload(pdt_search_state *s, const pdt_node *node, i
 pdt_status pdt_engine_rebuild(pdt_search_state *s, pdt_node *root, uint32_t k, uint32_t drem,
                               int64_t **tree, size_t *len);
 double pdt_engine_elapsed(const pdt_search_state *s);
+
+/* Root candidates on threads and ranks (engine_threads.c). */
+/* True when the root of this search may share its candidates over workers. */
+bool pdt_engine_root_shared(const pdt_search_state *s, const pdt_node *node, const void *stop);
+/* Solves the root's candidates on the workers: frames[0] holds the incumbent
+ * (v_inc) and, when has_lb, the lower bound (v_lb); on return v_best, dec and
+ * *found are the serial search's (the first candidate, in split order, that
+ * reaches the least value below the incumbent). */
+pdt_status pdt_engine_root_threads(pdt_search_state *s, pdt_node *node, uint32_t k, uint32_t drem,
+                                   bool has_lb, bool *found);
+/* Called by the deadline check of a worker: shared abort flag and work count. */
+void pdt_team_poll(pdt_search_state *s);
+uint64_t pdt_team_nodes(const pdt_search_state *s);
+/* engine.c for engine_threads.c: the root's candidates that pass the routine
+ * filters (empty side, min-leaf, a partition seen before), in split order;
+ * then one candidate solved against ub (lb: the root's lower bound or NULL). */
+pdt_status pdt_engine_root_list(pdt_search_state *s, pdt_node *node, uint32_t k, uint32_t *list,
+                                uint32_t *n);
+pdt_status pdt_engine_root_candidate(pdt_search_state *s, pdt_node *node, uint32_t i, uint32_t k,
+                                     uint32_t drem, const void *ub, const void *lb, bool *found);
 
 /* dp.c: the search over a problem's compact keys.  *used = false (res
  * untouched) when the problem has no compact form for this instance or its

@@ -56,6 +56,13 @@ uint32_t pdt_model_depth(const pdt_model *model) { return model->depth; }
 size_t pdt_model_classes(const pdt_model *model) { return model->n_classes; }
 double pdt_model_seconds(const pdt_model *model) { return model->seconds; }
 
+uint32_t pdt_model_work(const pdt_model *model, uint64_t *most, uint64_t *total)
+{
+    *most = model->stats.work_max;
+    *total = model->stats.work_total;
+    return model->stats.workers;
+}
+
 bool pdt_model_perfect(const pdt_model *model, pdt_perfect_info *info)
 {
     *info = model->perfect;

@@ -253,6 +253,11 @@ static json_t *js_stats(jsave *s)
     js_put(s, o, "memo_hits", js_u64(s, st->memo_hits));
     js_put(s, o, "memo_entries", js_u64(s, st->memo_entries));
     js_put(s, o, "pruned", js_u64(s, st->pruned));
+    if (st->workers > 1) { /* issue 13: root work shared by threads or ranks */
+        js_put(s, o, "workers", js_u64(s, st->workers));
+        js_put(s, o, "work_max", js_u64(s, st->work_max));
+        js_put(s, o, "work_total", js_u64(s, st->work_total));
+    }
     return o;
 }
 

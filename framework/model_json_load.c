@@ -556,6 +556,11 @@ static pdt_status read_stats(mload *L, const json_t *doc)
     TRY(pdt_json_uint(&L->j, &s->memo_hits, o, "memo_hits", UINT64_MAX, false));
     TRY(pdt_json_uint(&L->j, &s->memo_entries, o, "memo_entries", UINT64_MAX, false));
     TRY(pdt_json_uint(&L->j, &s->pruned, o, "pruned", UINT64_MAX, false));
+    uint64_t workers = 0;
+    TRY(pdt_json_uint(&L->j, &workers, o, "workers", UINT32_MAX, false));
+    s->workers = (uint32_t)workers;
+    TRY(pdt_json_uint(&L->j, &s->work_max, o, "work_max", UINT64_MAX, false));
+    TRY(pdt_json_uint(&L->j, &s->work_total, o, "work_total", UINT64_MAX, false));
     pdt_json_pop(&L->j, mark);
     s->seconds = L->m->seconds;
     return PDT_OK;

@@ -361,6 +361,9 @@ const char *pdt_model_class_name(const pdt_model *model, size_t c);
 size_t pdt_model_dims(const pdt_model *model);  /* features the model reads */
 const char *pdt_model_feature_name(const pdt_model *model, size_t j);
 double pdt_model_seconds(const pdt_model *model);
+/* Workers (threads, or MPI ranks) that shared the search's root work, and
+ * the work (subproblems or regions) of the busiest and of all; 0 or 1: serial. */
+uint32_t pdt_model_work(const pdt_model *model, uint64_t *most, uint64_t *total);
 
 /* What a perfect fit (pdt_fit_options.perfect) found and proved. */
 typedef struct pdt_perfect_info {

@@ -382,6 +382,9 @@ typedef struct pdt_dp_splits {
  * no bound passed down, so each cached subproblem is solved exactly once;
  * bounds would cache "no better than b" and force re-solving under looser b. */
 #define PDT_PROBLEM_SOLVE_CHILDREN 0x2u
+/* The callbacks may run on several threads at once for one instance (they
+ * only read it): the engine then solves root candidates on threads. */
+#define PDT_PROBLEM_REENTRANT 0x4u
 
 struct pdt_problem_class {
     unsigned version; /* PDT_PROBLEM_V1 */
@@ -458,6 +461,9 @@ typedef struct pdt_search_opts {
     pdt_progress_fn progress;
     void *progress_user;
     const volatile sig_atomic_t *stop; /* non-zero *stop ends the search as the time limit does */
+    /* appended in 0.2 (issue 13): */
+    uint32_t threads;    /* root candidates solved on this many threads (0: every core,
+                            OMP_NUM_THREADS honoured); problems flagged PDT_PROBLEM_REENTRANT only */
 } pdt_search_opts;
 
 void pdt_search_opts_init(pdt_search_opts *o);
@@ -468,6 +474,10 @@ typedef struct pdt_search_stats {
     uint64_t memo_hits, memo_entries;
     uint64_t pruned;      /* candidates cut by the bound */
     double seconds;
+    /* appended in 0.2 (issue 13): the root candidates shared over workers
+     * (threads × ranks); 0 or 1 worker: a serial search */
+    uint32_t workers;
+    uint64_t work_max, work_total; /* subproblems entered by the busiest worker, by all */
 } pdt_search_stats;
 
 typedef struct pdt_search_result {

@@ -5,6 +5,7 @@
 
 #include "bitset.h"
 #include "engine_impl.h"
+#include "pdt_parallel.h"
 
 /* ------------------------------------------------------------ counting */
 
@@ -296,6 +297,9 @@ static pdt_status optimise(pdt_search_state *s, pdt_search_result *res, const pd
         s->dive = false;
         if (found) a->set(ub, res->value);
     }
+    /* ranks search the root together only if every rank got there */
+    const pdt_distributor *d = pdt_distributor_get();
+    if (!st && d && d->size > 1) complete = d->agree(d->user, complete);
     int64_t *tree = NULL;
     size_t len = 0;
     bool better = false;

@@ -181,6 +181,7 @@ static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_
     so.progress = opt->progress;
     so.progress_user = opt->progress_user;
     so.stop = opt->stop;
+    so.threads = opt->threads;
     /* ties toward fewer nodes: values (cost, nodes) when the limits bound the size and the
      * values fit (not while tracing, which prints every value) */
     uint64_t most = opt->max_size;

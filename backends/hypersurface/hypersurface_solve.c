@@ -28,6 +28,7 @@
 
 #include "bitset.h"
 #include "hypersurface_solve_impl.h"
+#include "pdt_parallel.h"
 
 /* ------------------------------------------------------------ setup */
 
@@ -127,6 +128,9 @@ static pdt_status make_model(pdt_model **out, hss *h, const hss_tree *best, pdt_
     (*out)->stats.candidates = h->candidates;
     (*out)->stats.memo_entries = h->memo.n;
     (*out)->stats.memo_hits = h->memo_hits;
+    (*out)->stats.workers = h->workers;
+    (*out)->stats.work_max = h->work_max;
+    (*out)->stats.work_total = h->work_total;
     (*out)->seconds = hss_elapsed(h);
     (*out)->stats.seconds = (*out)->seconds;
     return PDT_OK;
@@ -138,7 +142,7 @@ static pdt_status hss_run(pdt_model **out, const pdt_dataset *ds, const pdt_fit_
     hss h;
     memset(&h, 0, sizeof h);
     pdt_status st = hss_init(&h, ds, opt, k >= 2, err);
-    hss_tree best = {0};
+    hss_tree best = {.pos = -1};
     if (!st) {
         int64_t *tot = h.cnt + 6 * h.C;
         hss_region all;
@@ -151,7 +155,10 @@ static pdt_status hss_run(pdt_model **out, const pdt_dataset *ds, const pdt_fit_
             best.size = 1;
             best.root = root;
         }
-        if (!st && k >= 2 && !h.stopped) hss_search_two(&h, &best);
+        const pdt_distributor *d = pdt_distributor_get();
+        if (!st && k >= 2 && d && d->size > 1) /* ranks share the K = 2 search only if all got there */
+            h.stopped = !d->agree(d->user, !h.stopped);
+        if (!st && k >= 2 && !h.stopped) st = hss_search_two(&h, &best, err);
     }
     if (!st) st = make_model(out, &h, &best, err);
     hss_clear(&h);

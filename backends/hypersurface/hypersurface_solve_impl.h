@@ -4,6 +4,7 @@
 #ifndef PDT_RULES_HYPERSURFACE_SOLVE_H
 #define PDT_RULES_HYPERSURFACE_SOLVE_H
 
+#include <stdatomic.h>
 #include <time.h>
 
 #include "../../problems/classification.h"
@@ -37,6 +38,7 @@ typedef struct hss_map {
     size_t words, cap, n, max;
     uint64_t *hash, *keys;
     hss_split *val;
+    int64_t *tag; /* maps without values: a position per key (hss_map_first) */
 } hss_map;
 
 typedef struct hss {
@@ -68,6 +70,10 @@ typedef struct hss {
     int64_t best_value; /* best tree value so far (progress reports) */
     bool stopped;
     uint64_t candidates, regions, memo_hits;
+    hss_map *seen_shared; /* K = 2 on threads: the partitions met, shared under a lock */
+    atomic_bool *halt; /* K = 2 on threads: one worker stopping stops all (else NULL) */
+    unsigned workers;  /* K = 2: threads, or ranks, that shared the root tuples */
+    uint64_t work_max, work_total; /* their regions searched: the busiest, all */
 } hss;
 
 /* A region: its items, class counts and per-class item bitsets. */
@@ -84,6 +90,7 @@ typedef struct hss_tree {
     hss_split root;      /* size >= 1 */
     bool child_left;     /* size 2: the left child is split */
     hss_split child;
+    int64_t pos;         /* K = 2: position of the root rule in the serial order (hypersurface_two.c) */
 } hss_tree;
 
 double hss_elapsed(const hss *h);
@@ -96,6 +103,9 @@ int64_t hss_leaf_cost(const hss *h, const int64_t *c);
 pdt_status hss_map_init(hss_map *m, size_t words, size_t max, bool values, pdt_error *err);
 void hss_map_free(hss_map *m);
 hss_split *hss_map_get(hss_map *m, const uint64_t *key, bool *fresh);
+/* A map without values as a set of partitions met at positions: true when
+ * key is new or was met only at later positions (pos is then kept). */
+bool hss_map_first(hss_map *m, const uint64_t *key, int64_t pos);
 
 void hss_region_init(hss *h, hss_region *r, const uint64_t *items, uint64_t *by_class, int64_t *tot);
 void hss_eval_general(hss *h, const hss_region *r, const uint64_t *base, const uint32_t *t, hss_split *best);
@@ -105,7 +115,8 @@ void hss_eval_degenerate(hss *h, const hss_region *r, const uint64_t *base, cons
  * split of all rows into *root. */
 pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region *all, pdt_error *err);
 const hss_exc *hss_exceptions_of(const hss *h, uint64_t rank, size_t *count);
-/* Trees of two branch nodes better than best (hypersurface_two.c). */
-void hss_search_two(hss *h, hss_tree *best);
+/* Trees of two branch nodes better than best (hypersurface_two.c), on
+ * opt->threads threads and the ranks of an installed distributor. */
+pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err);
 
 #endif

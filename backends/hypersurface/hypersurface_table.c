@@ -22,6 +22,7 @@ double hss_elapsed(const hss *h)
 /* The time limit, and a progress report about once a second. */
 bool hss_out_of_time(hss *h)
 {
+    if (h->halt && !h->stopped && atomic_load_explicit(h->halt, memory_order_relaxed)) h->stopped = true;
     if (h->stopped || (h->opt->time_limit <= 0 && !h->opt->progress && !h->opt->stop)) return h->stopped;
     if (h->opt->stop && *h->opt->stop) h->stopped = true;
     double t = hss_elapsed(h);
@@ -33,6 +34,7 @@ bool hss_out_of_time(hss *h)
         pdt_progress p = {t, h->regions, best};
         h->opt->progress(h->opt->progress_user, &p);
     }
+    if (h->stopped && h->halt) atomic_store(h->halt, true);
     return h->stopped;
 }
 
@@ -66,7 +68,8 @@ pdt_status hss_map_init(hss_map *m, size_t words, size_t max, bool values, pdt_e
     m->hash = calloc(m->cap, sizeof *m->hash);
     m->keys = malloc(m->cap * words * sizeof *m->keys);
     m->val = values ? malloc(m->cap * sizeof *m->val) : NULL;
-    if (!m->hash || !m->keys || (values && !m->val)) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    m->tag = values ? NULL : malloc(m->cap * sizeof *m->tag);
+    if (!m->hash || !m->keys || (values ? !m->val : !m->tag)) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     return PDT_OK;
 }
 
@@ -75,6 +78,7 @@ void hss_map_free(hss_map *m)
     free(m->hash);
     free(m->keys);
     free(m->val);
+    free(m->tag);
 }
 
 static size_t map_slot(const hss_map *m, const uint64_t *key, uint64_t h)
@@ -86,11 +90,12 @@ static size_t map_slot(const hss_map *m, const uint64_t *key, uint64_t h)
 
 static bool map_grow(hss_map *m)
 {
-    hss_map big = {m->words, 2 * m->cap, m->n, m->max, NULL, NULL, NULL};
+    hss_map big = {m->words, 2 * m->cap, m->n, m->max, NULL, NULL, NULL, NULL};
     big.hash = calloc(big.cap, sizeof *big.hash);
     big.keys = malloc(big.cap * m->words * sizeof *big.keys);
     big.val = m->val ? malloc(big.cap * sizeof *big.val) : NULL;
-    if (!big.hash || !big.keys || (m->val && !big.val)) {
+    big.tag = m->tag ? malloc(big.cap * sizeof *big.tag) : NULL;
+    if (!big.hash || !big.keys || (m->val && !big.val) || (m->tag && !big.tag)) {
         hss_map_free(&big);
         return false;
     }
@@ -100,6 +105,7 @@ static bool map_grow(hss_map *m)
         big.hash[q] = m->hash[p];
         memcpy(big.keys + q * m->words, m->keys + p * m->words, m->words * 8);
         if (m->val) big.val[q] = m->val[p];
+        if (m->tag) big.tag[q] = m->tag[p];
     }
     hss_map_free(m);
     *m = big;
@@ -124,6 +130,27 @@ hss_split *hss_map_get(hss_map *m, const uint64_t *key, bool *fresh)
     memcpy(m->keys + p * m->words, key, m->words * 8);
     m->n++;
     return m->val ? &m->val[p] : NULL;
+}
+
+bool hss_map_first(hss_map *m, const uint64_t *key, int64_t pos)
+{
+    uint64_t h = pdt_bits_hash(key, m->words, 0x9e3779b97f4a7c15u) | 1;
+    size_t p = map_slot(m, key, h);
+    if (m->hash[p] != 0) {
+        if (m->tag[p] < pos) return false;
+        m->tag[p] = pos;
+        return true;
+    }
+    if (m->n >= m->max) return true;
+    if (2 * (m->n + 1) > m->cap) {
+        if (!map_grow(m)) return true;
+        p = map_slot(m, key, h);
+    }
+    m->hash[p] = h;
+    memcpy(m->keys + p * m->words, key, m->words * 8);
+    m->tag[p] = pos;
+    m->n++;
+    return true;
 }
 
 /* ------------------------------------------------------------ one tuple in one region */

@@ -3,9 +3,13 @@
  * hypersurface_solve.c for why this is the engine's optimum). */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "bitset.h"
 #include "hypersurface_solve_impl.h"
+#include "pdt_parallel.h"
 
 /* ------------------------------------------------------------ K = 2 */
 
@@ -145,22 +149,42 @@ static int64_t side_leaf(hss *h, const uint64_t *side)
     return hss_leaf_cost(h, c);
 }
 
+/* ------------------------------------------------------------ positions
+ *
+ * The serial search takes the root rules in a fixed order — the warm start,
+ * then tuple rank, assignment m, split child s (left, right) — and keeps a
+ * tree only when it is strictly better than everything before it: the answer
+ * is the FIRST position reaching the least value.  Position p of (rank, m, s)
+ * is ((rank << G) | m)·2 + s; the warm start's trees count as position −1.
+ * A tree at p is kept when it beats the best (value v, position q) known:
+ * below v when q < p, at most v when q > p (threads and ranks find later
+ * positions first at times).  So the serial answer is reached on any number
+ * of workers and any schedule, and the best (value, position) of all workers
+ * is the winner. */
+
+static int64_t position(const hss *h, uint64_t rank, int64_t m) { return (int64_t)(((rank << h->G) | (uint64_t)m) * 2); }
+
+/* Trees at position p must cost less than this. */
+static int64_t limit(const hss_tree *b, int64_t p) { return b->pos < p ? b->value : b->value + 1; }
+
 /* One root partition: the better of "split the left child" and "split the right one". */
 static void try_root(hss *h, hss_tree *best, const uint64_t *const *side, const int64_t *leaf,
-                     const uint32_t *t, int64_t m)
+                     const uint32_t *t, int64_t m, int64_t p0)
 {
     for (int s = 0; s < 2; s++) {
-        if (leaf[1 - s] >= best->value) continue; /* the split child costs at least 0 */
+        int64_t lim = limit(best, p0 + s);
+        if (leaf[1 - s] >= lim) continue; /* the split child costs at least 0 */
         hss_split child;
-        best_split(h, side[s], best->value - leaf[1 - s], &child);
+        best_split(h, side[s], lim - leaf[1 - s], &child);
         /* a cached optimum may have been found under a looser bound */
-        if (!child.exact || leaf[1 - s] + child.value >= best->value) continue;
+        if (!child.exact || leaf[1 - s] + child.value >= lim) continue;
         best->value = h->best_value = leaf[1 - s] + child.value;
         best->size = 2;
         memcpy(best->root.t, t, h->G * sizeof *t);
         best->root.mask = m;
         best->child_left = s == 0;
         best->child = child;
+        best->pos = p0 + s;
     }
 }
 
@@ -177,16 +201,25 @@ static bool root_partition(hss *h, uint64_t rank, const uint32_t *t, int64_t m, 
     return true;
 }
 
-/* Tries root partition (rank, t, m) unless it cannot help or was tried. */
-static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, int64_t m)
+/* Tries root partition (rank, t, m) at position p0 unless it cannot help or was tried. */
+static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, int64_t m, int64_t p0)
 {
     int64_t leaf[2];
     const uint64_t *side[2] = {h->left, h->right};
     if (!root_partition(h, rank, t, m, leaf)) return;
-    if (leaf[0] >= best->value && leaf[1] >= best->value) return;
-    bool fresh = true;
-    hss_map_get(&h->seen, pdt_bit_get(h->left, 0) ? h->left : h->right, &fresh);
-    if (fresh) try_root(h, best, side, leaf, t, m);
+    int64_t lim = limit(best, p0);
+    if (leaf[0] >= lim && leaf[1] >= lim) return;
+    /* a partition met at an earlier position gave the same trees there (its
+     * mirror too: the key is the side holding row 0) */
+    const uint64_t *key = pdt_bit_get(h->left, 0) ? h->left : h->right;
+    bool first;
+    if (h->seen_shared) {
+#pragma omp critical(hss_seen)
+        first = hss_map_first(h->seen_shared, key, p0);
+    } else {
+        first = hss_map_first(&h->seen, key, p0);
+    }
+    if (first) try_root(h, best, side, leaf, t, m, p0);
 }
 
 /* The 2^G root rules of a tuple in general position differ only in where
@@ -199,34 +232,266 @@ static void consider_general(hss *h, hss_tree *best, uint64_t rank, const uint32
     int64_t *b = h->cnt + 9 * (C + 1), *L = b + C, *R = L + C;
     const uint64_t *base = h->base + rank * words;
     for (size_t c = 0; c < C; c++) b[c] = (int64_t)pdt_bits_and_count(base, h->ci.class_bits + c * words, words);
-    for (int64_t m = 0; m < (INT64_C(1) << G) && best->value > 0; m++) {
+    for (int64_t m = 0; m < (INT64_C(1) << G); m++) {
+        int64_t p0 = position(h, rank, m), lim = limit(best, p0);
+        if (lim <= 0) break;
         memcpy(L, b, C * sizeof *L);
         for (size_t k = 0; k < G; k++)
             if ((m >> k) & 1) L[h->label[t[k]]]++;
         int64_t nl = 0;
         for (size_t c = 0; c < C; c++) R[c] = tot[c] - L[c], nl += L[c];
         if (nl < (int64_t)h->lo || (int64_t)h->n - nl < (int64_t)h->lo) continue;
-        if (hss_leaf_cost(h, L) >= best->value && hss_leaf_cost(h, R) >= best->value) continue;
-        consider_root(h, best, rank, t, m);
+        if (hss_leaf_cost(h, L) >= lim && hss_leaf_cost(h, R) >= lim) continue;
+        consider_root(h, best, rank, t, m, p0);
+    }
+}
+
+static void consider_tuple(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, const int64_t *tot)
+{
+    if (h->kind[rank] == 1) consider_general(h, best, rank, t, tot);
+    for (int64_t m = 0; h->kind[rank] == 2 && m < (INT64_C(1) << h->G); m++) {
+        int64_t p0 = position(h, rank, m);
+        if (limit(best, p0) <= 0) break;
+        consider_root(h, best, rank, t, m, p0);
     }
 }
 
 /* A good incumbent first: the best single splits of all rows as roots (every
- * assignment), so that the full enumeration prunes with a tight bound. */
+ * assignment), so that the full enumeration prunes with a tight bound.  Its
+ * trees come before every position of the enumeration. */
 static void warm_start(hss *h, hss_tree *best)
 {
     uint32_t t[HS_MAX_LIFTED];
-    for (uint64_t i = 0; i < h->n_order && i < HSS_WARM && best->value > 0 && !hss_out_of_time(h); i++) {
+    const int64_t first = INT64_MAX / 4; /* compared with −1: strictly better only */
+    /* PDT_HYPERSURFACE_WARM=0 (tests): no warm start, every tree from the enumeration */
+    const char *env = getenv("PDT_HYPERSURFACE_WARM");
+    uint64_t warm = env ? strtoull(env, NULL, 10) : HSS_WARM;
+    for (uint64_t i = 0; i < h->n_order && i < warm && best->value > 0 && !hss_out_of_time(h); i++) {
         uint64_t rank = h->order[i];
         unrank(h, rank, t);
-        for (int64_t m = 0; m < (INT64_C(1) << h->G) && best->value > 0; m++) consider_root(h, best, rank, t, m);
+        for (int64_t m = 0; m < (INT64_C(1) << h->G) && best->value > 0; m++) {
+            consider_root(h, best, rank, t, m, first);
+            best->pos = -1;
+        }
     }
 }
 
-/* Every root rule (tuple in colex order, every assignment); partitions that
- * cannot beat the incumbent with a leaf child are skipped, the others are
- * tried once (a partition and its mirror give the same trees). */
-void hss_search_two(hss *h, hss_tree *best)
+/* ------------------------------------------------------------ workers */
+
+/* What the workers share: the best tree (value and position) under a lock. */
+typedef struct team {
+    hss_tree best;
+    pdt_work work;
+    atomic_bool halt;
+    int64_t remote; /* least value another rank published (INT64_MAX: none), position unknown */
+    bool failed;
+} team;
+
+/* best := the better of best and other by (value, position). */
+static void merge(hss_tree *best, const hss_tree *other)
+{
+    if (other->value < best->value || (other->value == best->value && other->pos < best->pos)) *best = *other;
+}
+
+/* A worker's own scratch and caches (the tables are shared, read only). */
+static bool clone(hss *w, const hss *h, pdt_fit_options *opt)
+{
+    *w = *h;
+    *opt = *h->opt;
+    opt->progress = NULL; /* one reporter: the first thread */
+    w->opt = opt;
+    w->candidates = w->regions = w->memo_hits = 0;
+    w->cnt = malloc(12 * (h->C + 1) * sizeof *w->cnt);
+    w->all = malloc(((4 + h->C) * h->words + 1) * sizeof *w->all);
+    w->items = malloc((h->n + 1) * sizeof *w->items);
+    w->on_t = malloc(h->n + 1);
+    w->order_pts = h->order_pts;
+    memset(&w->seen, 0, sizeof w->seen);
+    memset(&w->memo, 0, sizeof w->memo);
+    w->seen_shared = (hss_map *)&h->seen; /* one set of partitions met, with their first positions */
+    pdt_error ignored;
+    bool ok = w->cnt && w->all && w->items && w->on_t &&
+              !hss_map_init(&w->memo, h->words, HSS_MEMO_MAX, true, &ignored);
+    if (!ok) return false;
+    memcpy(w->all, h->all, h->words * sizeof *w->all);
+    w->left = w->all + h->words;
+    w->right = w->left + h->words;
+    w->tmp = w->right + h->words;
+    w->by_class = w->tmp + h->words;
+    return true;
+}
+
+static void unclone(hss *w)
+{
+    free(w->cnt);
+    free(w->all);
+    free(w->items);
+    free(w->on_t);
+    hss_map_free(&w->seen);
+    hss_map_free(&w->memo);
+}
+
+/* Reads the team's best into the worker's (and publishes the worker's). */
+static void exchange(team *tm, hss_tree *mine)
+{
+#pragma omp critical(hss_team)
+    {
+        merge(&tm->best, mine);
+        *mine = tm->best;
+        if (tm->remote < mine->value) { /* another rank's: its position is unknown, so later */
+            mine->value = tm->remote;
+            mine->pos = INT64_MAX;
+            mine->size = -1; /* not a tree of this rank: never published as one */
+        }
+    }
+}
+
+/* Tuples of ranks [lo, hi). */
+static void run_chunk(hss *h, hss_tree *best, uint64_t lo, uint64_t hi, const int64_t *tot)
+{
+    uint32_t t[HS_MAX_LIFTED];
+    unrank(h, lo, t);
+    for (uint64_t rank = lo; rank < hi; rank++) {
+        if (rank % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return;
+        if (limit(best, position(h, rank, 0)) <= 0) return;
+        consider_tuple(h, best, rank, t, tot);
+        size_t k = 0; /* next tuple in colex order */
+        while (k + 1 < h->G && t[k] + 1 == t[k + 1]) k++;
+        t[k]++;
+        for (size_t j = 0; j < k; j++) t[j] = (uint32_t)j;
+    }
+}
+
+static void share_ranks(team *tm)
+{
+    const pdt_distributor *d = tm->work.dist;
+    if (!d) return;
+#pragma omp critical(pdt_distributor)
+    {
+        int64_t mine;
+#pragma omp critical(hss_team)
+        mine = tm->best.value;
+        int64_t all = d->share(d->user, mine);
+#pragma omp critical(hss_team)
+        tm->remote = all;
+    }
+}
+
+static void worker(hss *w, team *tm, const int64_t *tot)
+{
+    hss_tree mine = {.pos = INT64_MAX, .value = INT64_MAX};
+    uint64_t lo, hi, chunks = 0;
+    exchange(tm, &mine);
+    while (!hss_out_of_time(w) && pdt_work_next(&tm->work, &lo, &hi)) {
+        run_chunk(w, &mine, lo, hi, tot);
+        if (mine.size < 0) mine.value = INT64_MAX, mine.pos = INT64_MAX; /* a remote bound only */
+        exchange(tm, &mine);
+        if (++chunks % 8 == 0) share_ranks(tm);
+    }
+    if (mine.size >= 0) exchange(tm, &mine);
+}
+
+static void add_counts(hss *h, const hss *w)
+{
+    h->candidates += w->candidates;
+    h->regions += w->regions;
+    h->memo_hits += w->memo_hits;
+    if (w->stopped) h->stopped = true;
+    if (w->regions > h->work_max) h->work_max = w->regions;
+    h->work_total += w->regions;
+}
+
+/* Every thread works on a clone: own scratch, caches and counts. */
+static void run_workers(hss *h, team *tm, unsigned threads, const int64_t *tot)
+{
+    h->work_max = h->work_total = 0;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        bool first = true;
+#ifdef _OPENMP
+        first = omp_get_thread_num() == 0;
+#endif
+        hss w;
+        pdt_fit_options opt;
+        bool ok = clone(&w, h, &opt);
+        if (first) opt.progress = h->opt->progress;
+        if (ok) worker(&w, tm, tot);
+#pragma omp critical(hss_team)
+        {
+            if (ok) add_counts(h, &w);
+            else tm->failed = true;
+        }
+        if (!ok) atomic_store(&tm->halt, true);
+        unclone(&w);
+    }
+}
+
+/* The split child of the winner again, as the first tuple in subset order
+ * (then first assignment) reaching its value: which of several equally good
+ * child splits the search met first depends on its bounds and caches, this
+ * does not.  Also gives the child of another rank's winner. */
+static void canonical_child(hss *h, hss_tree *best, int64_t child_value)
+{
+    pdt_fit_options plain = *h->opt;
+    const pdt_fit_options *saved = h->opt;
+    bool stopped = h->stopped;
+    plain.time_limit = 0; /* the winner's tree must be completed */
+    plain.stop = NULL;
+    plain.progress = NULL;
+    h->opt = &plain;
+    h->stopped = false;
+    uint64_t rank = hss_colex_rank(h, best->root.t);
+    root_left(h, h->left, rank, best->root.t, best->root.mask);
+    for (size_t w = 0; w < h->words; w++) h->right[w] = h->all[w] & ~h->left[w];
+    const uint64_t *items = best->child_left ? h->left : h->right;
+    int64_t *tot = h->cnt + 6 * h->C, w_region = 0;
+    hss_region r;
+    hss_region_init(h, &r, items, h->by_class, tot);
+    for (size_t c = 0; c < h->C; c++) w_region += tot[c] * h->ci.weight[c];
+    size_t m = 0;
+    for (size_t i = 0; i < h->n; i++)
+        if (pdt_bit_get(items, i)) h->items[m++] = (uint32_t)i;
+    hss_split out = {.value = child_value + 1};
+    if (m >= h->G) search_subsets(h, &r, h->items, m, h->weight_all - w_region, &out);
+    if (out.value == child_value) best->child = out, best->child.exact = true;
+    h->opt = saved;
+    h->stopped = stopped;
+}
+
+/* The tree at position pos (another rank's winner): root rule and side. */
+static void tree_at(hss *h, hss_tree *best, int64_t value, uint64_t pos)
+{
+    uint64_t q = pos / 2, rank = q >> h->G;
+    int64_t m = (int64_t)(q & ((UINT64_C(1) << h->G) - 1)), leaf[2];
+    unrank(h, rank, best->root.t);
+    best->root.mask = m;
+    root_partition(h, rank, best->root.t, m, leaf);
+    best->child_left = pos % 2 == 0;
+    best->value = value;
+    best->size = 2;
+    best->pos = (int64_t)pos;
+    best->child.value = value - leaf[best->child_left ? 1 : 0];
+}
+
+/* Every rank's winner: the least (value, position); false when no rank found
+ * one in the enumeration (the warm start's tree stands, the same everywhere). */
+static void finish_ranks(hss *h, const pdt_distributor *d, hss_tree *best)
+{
+    int64_t value = best->pos >= 0 ? best->value : INT64_MAX;
+    uint64_t pos = best->pos >= 0 ? (uint64_t)best->pos : UINT64_MAX, work = h->work_total, total = 0;
+    bool complete = !h->stopped;
+    d->finish(d->user, &value, &pos, &complete, &work, &total);
+    h->stopped = !complete;
+    h->work_max = work;
+    h->work_total = total;
+    if (pos != UINT64_MAX && (best->pos < 0 || (uint64_t)best->pos != pos)) tree_at(h, best, value, pos);
+}
+
+/* Every root rule (tuple in colex order, every assignment) on the workers;
+ * partitions that cannot beat the incumbent with a leaf child are skipped,
+ * the others are tried once per worker (a partition and its mirror give the
+ * same trees). */
+pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
 {
     const size_t G = h->G;
     uint32_t t[HS_MAX_LIFTED];
@@ -236,18 +501,26 @@ void hss_search_two(hss *h, hss_tree *best)
             for (size_t k = 0; k < G; k++) h->order_pts[i * G + k] = (uint8_t)t[k];
         }
     warm_start(h, best);
-    int64_t *tot = h->cnt + 8 * (h->C + 1); /* class totals of all rows, for consider_general */
+    best->pos = -1;
+    int64_t *tot = malloc((h->C + 1) * sizeof *tot); /* class totals of all rows, for consider_general */
+    if (!tot) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     for (size_t c = 0; c < h->C; c++) tot[c] = (int64_t)pdt_bits_count(h->ci.class_bits + c * h->words, h->words);
-    for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
-    for (uint64_t rank = 0; rank < h->n_tuples && best->value > 0; rank++) {
-        if (rank % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return;
-        if (h->kind[rank] == 1) consider_general(h, best, rank, t, tot);
-        for (int64_t m = 0; h->kind[rank] == 2 && m < (INT64_C(1) << G) && best->value > 0; m++)
-            consider_root(h, best, rank, t, m);
-        size_t k = 0; /* next tuple in colex order */
-        while (k + 1 < G && t[k] + 1 == t[k + 1]) k++;
-        t[k]++;
-        for (size_t j = 0; j < k; j++) t[j] = (uint32_t)j;
-    }
+    const pdt_distributor *d = pdt_distributor_get();
+    if (d && d->size <= 1) d = NULL;
+    unsigned threads = pdt_threads_resolve(h->opt->threads);
+    if (h->n_tuples * h->n < pdt_parallel_min()) threads = 1; /* small: one thread */
+    uint64_t ways = (uint64_t)threads * (uint64_t)(d ? d->size : 1), chunk = h->n_tuples / (64 * ways);
+    team tm = {.best = *best, .remote = INT64_MAX};
+    atomic_init(&tm.halt, false);
+    pdt_work_begin(&tm.work, d, h->n_tuples, chunk < 1 ? 1 : chunk > 256 ? 256 : chunk);
+    h->halt = &tm.halt;
+    run_workers(h, &tm, threads, tot);
+    h->halt = NULL;
+    free(tot);
+    h->workers = d ? (unsigned)d->size : threads;
+    if (tm.failed) return pdt_error_set(err, PDT_ENOMEM, "out of memory for a search thread");
+    *best = tm.best;
+    if (d) finish_ranks(h, d, best);
+    if (best->size == 2 && best->pos >= 0) canonical_child(h, best, best->child.value);
+    return PDT_OK;
 }
-

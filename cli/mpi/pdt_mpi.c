@@ -1,0 +1,132 @@
+/* pdt-mpi: pdt's commands on the ranks of an MPI job (issue 13).
+ *
+ *   mpirun -np R pdt-mpi fit --data FILE --rules hyperplane --size 2 -o model.json
+ *
+ * Every rank runs the same command on the same data (the pdt CLI itself,
+ * cli/pdt.c, built into this program under another name); the searches that
+ * split their root work (framework/pdt_parallel.h: the engine's root
+ * candidates, the hypersurface backend's root tuples) split it over the ranks
+ * through the distributor below, and every other search runs whole on every
+ * rank — the serial answer everywhere.  Rank 0 alone prints and writes files.
+ *
+ * Work: the first half of a loop's positions in static blocks (rank r takes
+ * chunks r, r + R, r + 2R, ...), the rest handed out dynamically from a
+ * counter on rank 0 (MPI_Fetch_and_op on a window, passive target).  The
+ * incumbent: each rank publishes its best value into a second cell of that
+ * window with MPI_MIN and reads the least back (every few chunks).  At the
+ * end of a loop two reductions give the least (value, position), so ties go
+ * to the first position as in the serial search. */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../outputs.h"
+#include "pdt_parallel.h"
+
+#undef main /* this file's main is the program's; cli/pdt.c's is pdt_cli_main (cli_main.h) */
+
+typedef struct ranks {
+    int rank, size;
+    MPI_Win win;
+    int64_t *cell;        /* [0] the next dynamic position, [1] the least value published (rank 0's) */
+    uint64_t n, chunk, static_end, next_static;
+} ranks;
+
+static bool r_agree(void *user, bool mine)
+{
+    (void)user;
+    int in = mine, out = 0;
+    MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    return out != 0;
+}
+
+static void r_begin(void *user, uint64_t n, uint64_t chunk)
+{
+    ranks *r = user;
+    r->n = n;
+    r->chunk = chunk ? chunk : 1;
+    uint64_t blocks = n / 2 / r->chunk;
+    r->static_end = blocks * r->chunk;
+    r->next_static = (uint64_t)r->rank;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (r->rank == 0) {
+        int64_t init[2] = {(int64_t)r->static_end, INT64_MAX};
+        MPI_Put(init, 2, MPI_INT64_T, 0, 0, 2, MPI_INT64_T, r->win);
+        MPI_Win_flush(0, r->win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static bool r_next(void *user, uint64_t *lo, uint64_t *hi)
+{
+    ranks *r = user;
+    uint64_t at = r->next_static * r->chunk;
+    if (at < r->static_end) {
+        r->next_static += (uint64_t)r->size;
+        *lo = at;
+        *hi = at + r->chunk;
+        return true;
+    }
+    int64_t add = (int64_t)r->chunk, old = 0;
+    MPI_Fetch_and_op(&add, &old, MPI_INT64_T, 0, 0, MPI_SUM, r->win);
+    MPI_Win_flush(0, r->win);
+    if ((uint64_t)old >= r->n) return false;
+    *lo = (uint64_t)old;
+    *hi = *lo + r->chunk < r->n ? *lo + r->chunk : r->n;
+    return true;
+}
+
+static int64_t r_share(void *user, int64_t mine)
+{
+    ranks *r = user;
+    int64_t old = INT64_MAX;
+    MPI_Fetch_and_op(&mine, &old, MPI_INT64_T, 0, 1, MPI_MIN, r->win);
+    MPI_Win_flush(0, r->win);
+    return old < mine ? old : mine;
+}
+
+static void r_finish(void *user, int64_t *value, uint64_t *pos, bool *complete, uint64_t *work,
+                     uint64_t *total)
+{
+    (void)user;
+    int64_t least = INT64_MAX;
+    MPI_Allreduce(value, &least, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    uint64_t mine = *value == least ? *pos : UINT64_MAX, first = UINT64_MAX;
+    MPI_Allreduce(&mine, &first, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    *value = least;
+    *pos = first;
+    *complete = r_agree(user, *complete);
+    uint64_t w = *work, most = 0, sum = 0;
+    MPI_Allreduce(&w, &most, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&w, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    *work = most;
+    *total = sum;
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+    ranks r = {0};
+    MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &r.size);
+    if (provided < MPI_THREAD_SERIALIZED && r.rank == 0)
+        fprintf(stderr, "pdt-mpi: this MPI does not allow calls from several threads: use --threads 1\n");
+    MPI_Win_allocate(2 * sizeof(int64_t), sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &r.cell, &r.win);
+    MPI_Win_lock_all(0, r.win);
+    pdt_distributor d = {r.rank, r.size, &r, r_agree, r_begin, r_next, r_share, r_finish};
+    pdt_distributor_set(&d);
+    if (r.rank != 0) { /* rank 0 prints and writes; the others compute */
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) return 1;
+        cli_outputs_discard = true;
+    }
+    int code = pdt_cli_main(argc, argv);
+    int worst = 0;
+    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    pdt_distributor_set(NULL);
+    MPI_Win_unlock_all(r.win);
+    MPI_Win_free(&r.win);
+    MPI_Finalize();
+    return r.rank == 0 ? code : worst;
+}

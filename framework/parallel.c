@@ -1,0 +1,64 @@
+/* Threads and ranks for root loops (pdt_parallel.h). */
+#include "pdt_parallel.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static const pdt_distributor *installed;
+
+void pdt_distributor_set(const pdt_distributor *d) { installed = d; }
+
+const pdt_distributor *pdt_distributor_get(void) { return installed; }
+
+unsigned pdt_threads_resolve(uint32_t requested)
+{
+#ifdef _OPENMP
+    unsigned t = requested ? requested : (unsigned)omp_get_max_threads();
+    return t ? t : 1;
+#else
+    (void)requested;
+    return 1;
+#endif
+}
+
+uint64_t pdt_parallel_min(void)
+{
+    const char *env = getenv("PDT_PARALLEL_MIN");
+    return env ? strtoull(env, NULL, 10) : UINT64_C(1) << 18;
+}
+
+void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk)
+{
+    const char *env = getenv("PDT_WORK_LAST_FIRST");
+    w->last_first = !dist && env && strcmp(env, "1") == 0;
+    w->dist = dist;
+    w->n = n;
+    w->chunk = chunk ? chunk : 1;
+    atomic_store_explicit(&w->next, 0, memory_order_relaxed);
+    if (dist) dist->begin(dist->user, n, w->chunk);
+}
+
+bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi)
+{
+    if (w->dist) {
+        bool ok;
+#pragma omp critical(pdt_distributor)
+        ok = w->dist->next(w->dist->user, lo, hi);
+        return ok;
+    }
+    uint64_t at = atomic_fetch_add_explicit(&w->next, w->chunk, memory_order_relaxed);
+    if (at >= w->n) return false;
+    if (w->last_first) {
+        *hi = w->n - at;
+        *lo = *hi > w->chunk ? *hi - w->chunk : 0;
+    } else {
+        *lo = at;
+        *hi = at + w->chunk < w->n ? at + w->chunk : w->n;
+    }
+    return true;
+}

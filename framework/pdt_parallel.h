@@ -1,0 +1,68 @@
+/* Root work shared over processes (issue 13): the hook an MPI driver
+ * (cli/mpi/pdt_mpi.c) installs so that the searches that split their root
+ * work — the engine's root candidates, the hypersurface backend's root
+ * tuples — split it over ranks as well as threads.
+ *
+ * Every rank runs the same program on the same data, so every rank reaches
+ * the same root loops in the same order with the same number n of positions
+ * (candidates or tuples in a fixed order).  A loop is: begin(n) (collective);
+ * next() chunks of positions for this rank until none is left; share() its
+ * best value now and then (non-blocking in spirit: the answer may be stale);
+ * finish() (collective): the least (value, position) of all ranks, so ties go
+ * to the first position — the serial search's choice.  next and share are
+ * called by one thread of a rank at a time.  Values are int64 (misclassified
+ * weight): searches over other values stay serial on every rank. */
+#ifndef PDT_PARALLEL_H
+#define PDT_PARALLEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct pdt_distributor {
+    int rank, size;
+    void *user;
+    /* Collective: true when every rank says true. */
+    bool (*agree)(void *user, bool mine);
+    /* Collective: a loop over n positions starts, handed out in chunks of about `chunk`. */
+    void (*begin)(void *user, uint64_t n, uint64_t chunk);
+    /* The next chunk [*lo, *hi) of this rank's positions; false when none is left. */
+    bool (*next)(void *user, uint64_t *lo, uint64_t *hi);
+    /* Publishes this rank's best value; returns the least value any rank published. */
+    int64_t (*share)(void *user, int64_t mine);
+    /* Collective: *value, *pos := the least (value, pos) over the ranks
+     * (INT64_MAX, UINT64_MAX from a rank without any); *complete := all
+     * complete; *work (this rank's work count) := the largest over the ranks,
+     * *total := their sum. */
+    void (*finish)(void *user, int64_t *value, uint64_t *pos, bool *complete, uint64_t *work,
+                   uint64_t *total);
+} pdt_distributor;
+
+/* Installs d (NULL: none) for every later search of the process. */
+void pdt_distributor_set(const pdt_distributor *d);
+const pdt_distributor *pdt_distributor_get(void);
+
+/* Threads to use for a request (0: every core, OMP_NUM_THREADS honoured). */
+unsigned pdt_threads_resolve(uint32_t requested);
+/* Root work below this many item visits (positions × items) stays on one
+ * thread: a parallel region costs more than it saves, and idle OpenMP
+ * threads spin.  $PDT_PARALLEL_MIN overrides (the tests set 0). */
+uint64_t pdt_parallel_min(void);
+
+/* Chunks of a root loop over n positions handed out to the threads of one
+ * process, or to the ranks when a distributor is installed (its policy:
+ * cli/mpi/pdt_mpi.c hands out static blocks, then the rest dynamically).
+ * Each thread receives increasing chunks; with PDT_WORK_LAST_FIRST=1 in the
+ * environment (the tests; threads only) the last chunk goes first, so that
+ * every threaded run depends on ties being resolved by position.
+ * pdt_work_next is thread-safe. */
+typedef struct pdt_work {
+    const pdt_distributor *dist;
+    uint64_t n, chunk;
+    bool last_first;
+    _Atomic uint64_t next; /* without a distributor: the next position handed out */
+} pdt_work;
+
+void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk);
+bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi);
+
+#endif
