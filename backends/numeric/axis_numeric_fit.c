@@ -307,6 +307,7 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
         int64_t cost = an_solve(&c, &root, 0, d, s, AN_INF, a.tree, &len);
         double seconds = since(&c.start);
         size_t entries = an_cache_entries(a.scratch[0].cache);
+        uint64_t most = 0, all = 0; /* the workers' subproblems: the balance of the root's tasks */
         const char *show = getenv("PDT_WORKER_STATS"); /* the balance, for bench/ (stderr) */
         for (unsigned w = 0; w < c.n_workers && c.workers; w++) {
             const an_stats *ws = &c.workers[w].stats;
@@ -315,6 +316,8 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
                         (unsigned long long)ws->tasks, (unsigned long long)ws->nodes,
                         (unsigned long long)ws->evaluated);
             add_stats(&c.stats, ws);
+            most = ws->nodes > most ? ws->nodes : most;
+            all += ws->nodes;
             entries += an_cache_entries(a.scratch[w + 1].cache);
         }
         st = make_model(out, ds, opt, a.tree, len, cost, err);
@@ -323,7 +326,9 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
             m->optimal = !c.aborted;
             m->stats = (pdt_search_stats){.nodes = c.stats.nodes, .candidates = c.stats.evaluated,
                                           .pruned = c.stats.skipped, .memo_hits = c.stats.hits,
-                                          .memo_entries = entries, .seconds = seconds};
+                                          .memo_entries = entries, .seconds = seconds,
+                                          .workers = c.n_workers > 1 ? c.n_workers : 0, .work_max = most,
+                                          .work_total = all};
             m->seconds = seconds;
         }
     }
