@@ -231,11 +231,12 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
 {
     size_t n = pdt_dataset_rows(ds), nf = pdt_dataset_dims(ds), nc = ci->n_classes;
     uint32_t cap = 2 * s + 1;
-    /* Workers pay from about 8192 item visits (rows × features) on: the tree is
-     * the same either way.  PDT_NUMERIC_PARALLEL_MIN overrides the size (the
-     * tests set 0, so that small instances go through the tasks too). */
+    /* Workers cost two parallel regions per budget split: they pay from about
+     * 2048 item visits (rows × features) on at depth 2, and at any size deeper.
+     * The tree is the same either way.  PDT_NUMERIC_PARALLEL_MIN overrides the
+     * size (the tests set 0, so that small instances go through the tasks too). */
     const char *env = getenv("PDT_NUMERIC_PARALLEL_MIN");
-    uint64_t least = env && *env >= '0' && *env <= '9' ? strtoull(env, NULL, 10) : 8192;
+    uint64_t least = env && *env >= '0' && *env <= '9' ? strtoull(env, NULL, 10) : d >= 3 ? 0 : 2048;
     unsigned threads = d >= 2 && nf > 1 && (uint64_t)n * nf >= least ? an_threads(opt->threads) : 1;
     a->n_scratch = 1 + (threads > 1 ? threads : 0);
     a->lists = malloc((n * (nf ? nf : 1) + 1) * sizeof *a->lists);
