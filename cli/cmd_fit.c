@@ -90,45 +90,14 @@ static bool parse_engine(pdt_fit_options *fo, const char *v)
 }
 
 /* --plot-size WxH (or W for a square), each 1..20000. */
-static bool parse_plot_size(int *w, int *h, const char *v)
-{
-    *w = 640, *h = 480;
-    if (!v) return true;
-    char *end = NULL;
-    long a = strtol(v, &end, 10), b = a;
-    if (end != v && (*end == 'x' || *end == 'X')) {
-        const char *q = end + 1;
-        b = strtol(q, &end, 10);
-        if (end == q) end = (char *)v;
-    }
-    if (end == v || *end || a < 1 || b < 1 || a > 20000 || b > 20000 || !(*v >= '0' && *v <= '9')) {
-        fprintf(stderr, "pdt fit: option --plot-size: '%s' is not WIDTHxHEIGHT with 1..20000 pixels each\n", v);
-        return false;
-    }
-    *w = (int)a, *h = (int)b;
-    return true;
-}
-
 static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
 {
-    pdt_fit_options_init(fo);
-    uint32_t memo_mb = 0, degree = 0;
-    bool ok = cli_uint(&fo->max_size, o, "size", "fit", PDT_UNLIMITED) &&
-              cli_uint(&fo->max_depth, o, "depth", "fit", PDT_UNLIMITED) &&
-              cli_uint(&fo->min_leaf, o, "min-leaf", "fit", 0) &&
-              cli_uint(&degree, o, "degree", "fit", 0) && cli_uint(&memo_mb, o, "memo-mb", "fit", 0) &&
-              cli_double(&fo->time_limit, o, "time-limit", "fit", 0) &&
-              cli_uint(&fo->threads, o, "threads", "fit", 0) && parse_engine(fo, cli_get(o, "engine")) &&
-              parse_perfect(fo, cli_get(o, "perfect"));
-    if (!ok) return false;
-    if (cli_get(o, "rules")) fo->rules = cli_get(o, "rules");
-    fo->rule_params.degree = degree;
-    fo->rule_params.options = cli_get(o, "rule-options");
+    if (!cli_fit_common(fo, o, "fit") || !cli_uint(&fo->threads, o, "threads", "fit", 0) ||
+        !parse_engine(fo, cli_get(o, "engine")) || !parse_perfect(fo, cli_get(o, "perfect")))
+        return false;
     fo->class_weights = cli_get(o, "class-weights");
-    fo->no_memo = cli_flag(o, "no-memo");
     fo->sparse = cli_get(o, "sparse");
     fo->lexicographic = cli_flag(o, "lexicographic");
-    fo->positive = cli_get(o, "positive");
     const char *metric = cli_get(o, "metric");
     if (metric && !pdt_metric_parse(&fo->metric, metric)) {
         fprintf(stderr, "pdt fit: option --metric: '%s' is not accuracy, f1, mcc or fm\n", metric);
@@ -138,7 +107,6 @@ static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
         fprintf(stderr, "pdt fit: option --positive: only with --metric f1, mcc or fm\n");
         return false;
     }
-    fo->memo_megabytes = memo_mb;
     if (fo->max_size == PDT_UNLIMITED && fo->max_depth == PDT_UNLIMITED && !fo->perfect && !fo->sparse) {
         fprintf(stderr, "pdt fit: give --size K and/or --depth D, --sparse λ, or --perfect (try 'pdt fit --help')\n");
         return false;
@@ -231,7 +199,7 @@ static int fit_run(int argc, char **argv)
     pdt_fit_options fo;
     int plot_w, plot_h;
     if (!cli_parse(fit_options, argc, argv, "fit") || !fit_read_options(&fo, fit_options) ||
-        !parse_plot_size(&plot_w, &plot_h, cli_get(fit_options, "plot-size")))
+        !cli_plot_size(&plot_w, &plot_h, cli_get(fit_options, "plot-size"), "fit", 1))
         return 2;
     if (!cli_drawing_ready(fit_options, "fit")) return 1;
     double next_report = 5;

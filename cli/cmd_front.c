@@ -50,40 +50,9 @@ static void front_help(FILE *out)
 static const cli_output_spec front_outputs[] = {{"output", "json"}, {"plot", "picture"}, {NULL, NULL}};
 static const char *const front_inputs[] = {"data", NULL};
 
-static bool parse_size(int *w, int *h, const char *v)
-{
-    *w = 640, *h = 480;
-    if (!v) return true;
-    char *end = NULL;
-    long a = strtol(v, &end, 10), b = a;
-    if (end != v && (*end == 'x' || *end == 'X')) {
-        const char *q = end + 1;
-        b = strtol(q, &end, 10);
-        if (end == q) end = (char *)v;
-    }
-    if (end == v || *end || a < 64 || b < 64 || a > 20000 || b > 20000 || !(*v >= '0' && *v <= '9')) {
-        fprintf(stderr, "pdt front: option --plot-size: '%s' is not WIDTHxHEIGHT with 64..20000 pixels each\n", v);
-        return false;
-    }
-    *w = (int)a, *h = (int)b;
-    return true;
-}
-
 static bool read_options(pdt_fit_options *fo, cli_option *o)
 {
-    pdt_fit_options_init(fo);
-    uint32_t memo_mb = 0, degree = 0;
-    if (!cli_uint(&fo->max_size, o, "size", "front", PDT_UNLIMITED) ||
-        !cli_uint(&fo->max_depth, o, "depth", "front", PDT_UNLIMITED) ||
-        !cli_uint(&fo->min_leaf, o, "min-leaf", "front", 0) || !cli_uint(&degree, o, "degree", "front", 0) ||
-        !cli_uint(&memo_mb, o, "memo-mb", "front", 0) || !cli_double(&fo->time_limit, o, "time-limit", "front", 0))
-        return false;
-    if (cli_get(o, "rules")) fo->rules = cli_get(o, "rules");
-    fo->rule_params.degree = degree;
-    fo->rule_params.options = cli_get(o, "rule-options");
-    fo->no_memo = cli_flag(o, "no-memo");
-    fo->memo_megabytes = memo_mb;
-    fo->positive = cli_get(o, "positive");
+    if (!cli_fit_common(fo, o, "front")) return false;
     fo->engine = PDT_ENGINE_FUSED;
     fo->metric = PDT_METRIC_F1;
     const char *metric = cli_get(o, "metric");
@@ -260,7 +229,7 @@ static int front_run_cmd(int argc, char **argv)
     front_run r = {0};
     int w, h;
     if (!cli_parse(front_options, argc, argv, "front") || !read_options(&r.fo, front_options) ||
-        !parse_size(&w, &h, cli_get(front_options, "plot-size")))
+        !cli_plot_size(&w, &h, cli_get(front_options, "plot-size"), "front", 64))
         return 2;
     if (!cli_drawing_ready(front_options, "front")) return 1;
     pdt_csv_options shape;

@@ -139,3 +139,40 @@ int cli_exit_status(int status)
 {
     return status == PDT_EINVAL || status == PDT_EIO ? 1 : 3;
 }
+
+bool cli_plot_size(int *w, int *h, const char *v, const char *cmd, long least)
+{
+    *w = 640, *h = 480;
+    if (!v) return true;
+    char *end = NULL;
+    long a = strtol(v, &end, 10), b = a;
+    if (end != v && (*end == 'x' || *end == 'X')) {
+        const char *q = end + 1;
+        b = strtol(q, &end, 10);
+        if (end == q) end = (char *)v;
+    }
+    if (end == v || *end || a < least || b < least || a > 20000 || b > 20000 || !(*v >= '0' && *v <= '9')) {
+        fprintf(stderr, "pdt %s: option --plot-size: '%s' is not WIDTHxHEIGHT with %ld..20000 pixels each\n", cmd,
+                v, least);
+        return false;
+    }
+    *w = (int)a, *h = (int)b;
+    return true;
+}
+
+bool cli_fit_common(pdt_fit_options *fo, cli_option *o, const char *cmd)
+{
+    pdt_fit_options_init(fo);
+    uint32_t memo_mb = 0, degree = 0;
+    if (!cli_uint(&fo->max_size, o, "size", cmd, PDT_UNLIMITED) || !cli_uint(&fo->max_depth, o, "depth", cmd, PDT_UNLIMITED) ||
+        !cli_uint(&fo->min_leaf, o, "min-leaf", cmd, 0) || !cli_uint(&degree, o, "degree", cmd, 0) ||
+        !cli_uint(&memo_mb, o, "memo-mb", cmd, 0) || !cli_double(&fo->time_limit, o, "time-limit", cmd, 0))
+        return false;
+    if (cli_get(o, "rules")) fo->rules = cli_get(o, "rules");
+    fo->rule_params.degree = degree;
+    fo->rule_params.options = cli_get(o, "rule-options");
+    fo->no_memo = cli_flag(o, "no-memo");
+    fo->memo_megabytes = memo_mb;
+    fo->positive = cli_get(o, "positive");
+    return true;
+}

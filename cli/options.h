@@ -27,6 +27,14 @@ bool cli_flag(cli_option *opts, const char *name);
 bool cli_uint(uint32_t *out, cli_option *opts, const char *name, const char *cmd, uint32_t dflt);
 bool cli_double(double *out, cli_option *opts, const char *name, const char *cmd, double dflt);
 void cli_print_options(FILE *out, const cli_option *opts);
+/* --plot-size WIDTHxHEIGHT (or one number for both), each in least..20000;
+ * 640x480 when v is NULL. */
+bool cli_plot_size(int *w, int *h, const char *v, const char *cmd, long least);
+/* The options a fit and a front share: --size, --depth, --min-leaf, --degree,
+ * --memo-mb, --time-limit, --rules, --rule-options, --no-memo, --positive
+ * (into fo, initialised here). */
+struct pdt_fit_options;
+bool cli_fit_common(struct pdt_fit_options *fo, cli_option *o, const char *cmd);
 /* The exit status for a library status: 1 bad input or an unreadable file
  * (PDT_EINVAL, PDT_EIO), 3 an internal error or a limit. */
 int cli_exit_status(int status);

@@ -57,6 +57,10 @@ pdt_status cls_fit_perfect(pdt_model **out, const pdt_dataset *ds, const pdt_fit
 /* Two-class metric fits through Pareto fronts in the generic engine, for any
  * rule family (classification_front.c). */
 /* The checks every metric fit makes; *positive = the positive class. */
+/* The model's index of ruleset rule id, exported into the model when new
+ * (rule_ids: the ruleset index of each model rule so far). */
+pdt_status cls_model_rule(pdt_model *m, uint32_t *rule_ids, const pdt_ruleset *rs, uint32_t id, int32_t *index,
+                          pdt_error *err);
 pdt_status cls_metric_check(uint32_t *positive, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 pdt_status cls_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 /* The root's whole front under the limits (`pdt front`), kept to give the model of any point. */

@@ -53,19 +53,24 @@ typedef struct replay {
     pdt_error *err;
 } replay;
 
-static pdt_status model_rule(replay *r, uint32_t id, int32_t *index)
+pdt_status cls_model_rule(pdt_model *m, uint32_t *rule_ids, const pdt_ruleset *rs, uint32_t id, int32_t *index,
+                          pdt_error *err)
 {
-    pdt_model *m = r->m;
     for (size_t k = 0; k < m->n_rules; k++)
-        if (r->rule_ids[k] == id) {
+        if (rule_ids[k] == id) {
             *index = (int32_t)k;
             return PDT_OK;
         }
-    pdt_status st = pdt_ruleset_export(&m->rules[m->n_rules], r->rs, id, r->err);
+    pdt_status st = pdt_ruleset_export(&m->rules[m->n_rules], rs, id, err);
     if (st) return st;
-    r->rule_ids[m->n_rules] = id;
+    rule_ids[m->n_rules] = id;
     *index = (int32_t)m->n_rules++;
     return PDT_OK;
+}
+
+static pdt_status model_rule(replay *r, uint32_t id, int32_t *index)
+{
+    return cls_model_rule(r->m, r->rule_ids, r->rs, id, index, r->err);
 }
 
 /* Downward accumulation along the solved tree: items, counts and labels per node. */

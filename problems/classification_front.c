@@ -135,17 +135,7 @@ typedef struct grow {
 
 static pdt_status model_rule(grow *g, uint32_t id, int32_t *index)
 {
-    pdt_model *m = g->m;
-    for (size_t k = 0; k < m->n_rules; k++)
-        if (g->rule_ids[k] == id) {
-            *index = (int32_t)k;
-            return PDT_OK;
-        }
-    pdt_status st = pdt_ruleset_export(&m->rules[m->n_rules], g->rs, id, g->err);
-    if (st) return st;
-    g->rule_ids[m->n_rules] = id;
-    *index = (int32_t)m->n_rules++;
-    return PDT_OK;
+    return cls_model_rule(g->m, g->rule_ids, g->rs, id, index, g->err);
 }
 
 static pdt_status grow_node(grow *g, const uint64_t *items, int32_t *out)
