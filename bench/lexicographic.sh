@@ -6,9 +6,8 @@
 # REPEAT runs (default 3); a run over TIMEOUT seconds (default 300) shows as ">T".  The ratio
 # column is lexicographic / default.
 #
-# STreeD is a peer, not part of pdt: build its C++ CLI yourself (github.com/AlgTUDelft/pystreed,
-# `cmake -S . -B build && cmake --build build --target STREED`) and point STREED at the binary;
-# without it the STreeD columns show "-".
+# STreeD is a peer, not part of pdt: this script neither fetches nor builds it; STREED names
+# the binary of its command-line program if you have one; without it the STreeD columns show "-".
 #
 # Usage: bench/lexicographic.sh [BUILD_DIR] [DATA_DIR]
 #        env REPEAT=1, DEPTHS="4 5", FILES="mushroom vote", STREED=/path/to/STREED, TIMEOUT=300
