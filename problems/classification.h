@@ -57,6 +57,8 @@ pdt_status cls_fit_perfect(pdt_model **out, const pdt_dataset *ds, const pdt_fit
 /* Two-class metric fits through Pareto fronts in the generic engine, for any
  * rule family (classification_front.c). */
 /* The checks every metric fit makes; *positive = the positive class. */
+/* A search's limits from a fit's options (size, depth, min-leaf, cache, time, stop). */
+void cls_search_opts(pdt_search_opts *so, const pdt_fit_options *opt);
 /* The model's index of ruleset rule id, exported into the model when new
  * (rule_ids: the ruleset index of each model rule so far). */
 pdt_status cls_model_rule(pdt_model *m, uint32_t *rule_ids, const pdt_ruleset *rs, uint32_t id, int32_t *index,

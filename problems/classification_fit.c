@@ -53,6 +53,18 @@ typedef struct replay {
     pdt_error *err;
 } replay;
 
+void cls_search_opts(pdt_search_opts *so, const pdt_fit_options *opt)
+{
+    pdt_search_opts_init(so);
+    so->max_size = opt->max_size;
+    so->max_depth = opt->max_depth;
+    so->min_leaf = opt->min_leaf;
+    so->no_memo = opt->no_memo;
+    so->memo_bytes = opt->memo_megabytes << 20;
+    so->time_limit = opt->time_limit;
+    so->stop = opt->stop;
+}
+
 pdt_status cls_model_rule(pdt_model *m, uint32_t *rule_ids, const pdt_ruleset *rs, uint32_t id, int32_t *index,
                           pdt_error *err)
 {
@@ -174,18 +186,11 @@ static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_
     for (size_t r = 0; r < n_rules; r++) rules[r] = (uint32_t)r;
     pdt_node root = {all, (uint32_t)pdt_dataset_rows(ci->ds), rules, (uint32_t)n_rules, 0};
     pdt_search_opts so;
-    pdt_search_opts_init(&so);
-    so.max_size = opt->max_size;
-    so.max_depth = opt->max_depth;
-    so.min_leaf = opt->min_leaf;
-    so.no_memo = opt->no_memo;
-    so.memo_bytes = opt->memo_megabytes << 20;
-    so.time_limit = opt->time_limit;
+    cls_search_opts(&so, opt);
     so.trace = opt->trace;
     so.trace_user = opt->trace_user;
     so.progress = opt->progress;
     so.progress_user = opt->progress_user;
-    so.stop = opt->stop;
     so.threads = opt->threads;
     /* ties toward fewer nodes: values (cost, nodes) when the limits bound the size and the
      * values fit (not while tracing, which prints every value) */

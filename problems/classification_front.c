@@ -268,14 +268,7 @@ pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const p
         f->negatives = n - f->positives;
         pdt_node root = {f->all, (uint32_t)n, f->rules, (uint32_t)m, 0};
         pdt_search_opts so;
-        pdt_search_opts_init(&so);
-        so.max_size = opt->max_size;
-        so.max_depth = opt->max_depth;
-        so.min_leaf = opt->min_leaf;
-        so.no_memo = opt->no_memo;
-        so.memo_bytes = opt->memo_megabytes << 20;
-        so.time_limit = opt->time_limit;
-        so.stop = opt->stop;
+        cls_search_opts(&so, opt);
         st = pdt_front_search_run(&f->fs, &classification_front, &f->c, f->rs, f->c.ci.words, &root, &so, err);
         if (!st && !pdt_front_search_complete(f->fs))
             st = pdt_error_set(err, PDT_ELIMIT, "the front search was stopped (time limit or interrupt) "
