@@ -39,8 +39,8 @@ typedef struct an_scan {
     uint32_t level, d, kl, kr; /* the node's depth limit; the children's budgets */
     int32_t f;
     uint32_t split, rank; /* the budget split's and the feature's place in the search order */
-    uint32_t probe;  /* the feature's best single threshold (left size; 0: none) */
     bool ties;       /* keys decide between equal costs (at the root) */
+    int64_t floor;   /* the node's optimum when known (else 0): found, it ends the search */
     const an_item *list;
     const uint32_t *bnd;
     const int64_t *wpre;
@@ -50,23 +50,22 @@ typedef struct an_scan {
     uint32_t *len;
 } an_scan;
 
-/* Candidates are keyed by the order the search meets them in, so that few
- * ties need a look: within a budget split, every feature's best single
- * threshold (the probes, by feature rank), then the other thresholds by
- * feature rank and position.  The leaf is key 0, the best stump key 1. */
+/* The root's candidates are keyed by the order the serial search meets them
+ * in, so that a tie needs a second look only when threads met candidates out
+ * of that order: within a budget split, every feature's best single threshold
+ * (the probes, by feature rank), then the other thresholds by feature rank
+ * and, within a feature, breadth-first over the bisection of its thresholds
+ * (an_span's heap number: every interval before its halves, left before
+ * right).  The order depends on the data alone — not on bounds, the cache or
+ * the schedule.  The leaf is key 0, the best stump key 1. */
 static inline uint64_t an_key_probe(uint32_t split, uint32_t rank, size_t nf)
 {
     return (uint64_t)(2 * split * nf + rank + 1) << 32 | 1;
 }
 
-static inline uint64_t an_key_rest(uint32_t split, uint32_t rank, size_t nf, uint32_t pos)
+static inline uint64_t an_key_span(uint32_t split, uint32_t rank, size_t nf, uint32_t heap)
 {
-    return (uint64_t)((2 * split + 1) * nf + rank + 1) << 32 | pos;
-}
-
-static inline uint64_t key_of(const an_scan *s, uint32_t pos)
-{
-    return pos == s->probe ? an_key_probe(s->split, s->rank, s->c->nf) : an_key_rest(s->split, s->rank, s->c->nf, pos);
+    return (uint64_t)((2 * split + 1) * nf + rank + 1) << 32 | heap;
 }
 
 /* The slack is a quarter of the interval's larger half: the whole half-width
@@ -117,7 +116,7 @@ static bool take(an_scan *s, const an_point *q, uint64_t key)
 }
 
 /* Depth 2: both children are stumps (or leaves), found by one sweep. */
-static bool eval_d2(an_scan *s, an_point *q)
+static bool eval_d2(an_scan *s, an_point *q, uint64_t key)
 {
     an_ctx *c = s->c;
     const size_t nc = c->nc;
@@ -136,7 +135,7 @@ static bool eval_d2(an_scan *s, an_point *q)
     c->stats.evaluated++;
     q->l = s->kl ? sl.best : sl.leaf;
     q->r = s->kr ? sr.best : sr.leaf;
-    if (!take(s, q, key_of(s, q->pos))) return false;
+    if (!take(s, q, key)) return false;
     an_entry a[3], b[3];
     uint32_t la = leaf_or_stump(a, &sl, s->kl), lb = leaf_or_stump(b, &sr, s->kr);
     compose(s, s->list[q->pos - 1].row, a, la, b, lb);
@@ -165,7 +164,7 @@ static void partition(an_ctx *c, const an_node *nd, const an_item *left_list, ui
  * within slack of it, so a whole stretch of the interval falls at once.  A
  * candidate whose key precedes the incumbent's wins a tie, so its children
  * get one more. */
-static bool eval_deep(an_scan *s, an_point *q, int64_t slack)
+static bool eval_deep(an_scan *s, an_point *q, int64_t slack, uint64_t key)
 {
     an_ctx *c = s->c;
     an_frame *fr = &c->frames[s->level];
@@ -179,7 +178,6 @@ static bool eval_deep(an_scan *s, an_point *q, int64_t slack)
     uint32_t k1 = left_first ? s->kl : s->kr, k2 = left_first ? s->kr : s->kl;
     an_entry *t1 = left_first ? fr->tl : fr->tr, *t2 = left_first ? fr->tr : fr->tl;
     uint32_t l1 = 0, l2 = 0;
-    const uint64_t key = key_of(s, pos);
     int64_t budget = s->inc->cost + slack + (s->ties && key < s->inc->key);
     int64_t ub1 = budget - *b2;
     int64_t v1 = an_solve(c, n1, s->level + 1, s->d - 1, k1, ub1, t1, &l1);
@@ -201,9 +199,30 @@ static inline void note_lb(an_scan *s, int64_t v)
     if (v < *s->lb) *s->lb = v;
 }
 
-static bool evaluate(an_scan *s, an_point *q, int64_t slack)
+/* key: the candidate's (at the root; below it, keys are not compared). */
+static bool evaluate(an_scan *s, an_point *q, int64_t slack, uint64_t key)
 {
-    return s->d == 2 ? eval_d2(s, q) : eval_deep(s, q, slack);
+    return s->d == 2 ? eval_d2(s, q, key) : eval_deep(s, q, slack, key);
+}
+
+/* The threshold iq between a and b: its bounds from theirs, and its subtrees
+ * evaluated when those do not already rule it out; leaves its lower bound. */
+static void visit(an_scan *s, const an_point *a, const an_point *b, int32_t iq, const an_point *known,
+                  uint64_t key, an_point *q)
+{
+    *q = (an_point){s->bnd[iq], 0, 0};
+    q->l = max64(a->l, b->l - (s->wpre[b->pos] - s->wpre[q->pos]));
+    q->r = max64(b->r, a->r - (s->wpre[q->pos] - s->wpre[a->pos]));
+    if (known && known->pos == q->pos) {
+        q->l = max64(q->l, known->l);
+        q->r = max64(q->r, known->r);
+    } else if (beats(s, q->l + q->r, key) && !an_tick(s->c)) {
+        int64_t wa = s->wpre[q->pos] - s->wpre[a->pos], wb = s->wpre[b->pos] - s->wpre[q->pos];
+        evaluate(s, q, (wa > wb ? wa : wb) / AN_SLACK_DIV, key);
+    } else {
+        s->c->stats.skipped++;
+    }
+    note_lb(s, q->l + q->r);
 }
 
 /* The thresholds strictly between a and b; the first one looked at is iq
@@ -214,35 +233,48 @@ static bool evaluate(an_scan *s, an_point *q, int64_t slack)
 static void bb(an_scan *s, const an_point *a, const an_point *b, int32_t ia, int32_t ib, int32_t iq,
                const an_point *known)
 {
-    if (ib - ia <= 1 || s->c->aborted) return;
-    if (s->level == 0) an_refresh(s->c, s->inc);
-    /* the interval's least key: the probe's when it lies inside */
-    uint32_t first = s->bnd[ia + 1];
-    uint64_t least = s->probe > a->pos && s->probe < b->pos ? key_of(s, s->probe) : key_of(s, first);
-    if (!beats(s, a->l + b->r, least)) {
+    if (ib - ia <= 1 || s->c->aborted || s->inc->cost <= s->floor) return;
+    if (a->l + b->r >= s->inc->cost) {
         note_lb(s, a->l + b->r);
         return;
     }
     if (iq <= ia || iq >= ib) iq = ia + (ib - ia) / 2;
-    an_point q = {s->bnd[iq], 0, 0};
-    q.l = max64(a->l, b->l - (s->wpre[b->pos] - s->wpre[q.pos]));
-    q.r = max64(b->r, a->r - (s->wpre[q.pos] - s->wpre[a->pos]));
-    if (known && known->pos == q.pos) {
-        q.l = max64(q.l, known->l);
-        q.r = max64(q.r, known->r);
-    } else if (beats(s, q.l + q.r, key_of(s, q.pos)) && !an_tick(s->c)) {
-        int64_t wa = s->wpre[q.pos] - s->wpre[a->pos], wb = s->wpre[b->pos] - s->wpre[q.pos];
-        evaluate(s, &q, (wa > wb ? wa : wb) / AN_SLACK_DIV);
-    } else {
-        s->c->stats.skipped++;
-    }
-    note_lb(s, q.l + q.r);
+    an_point q;
+    visit(s, a, b, iq, known, 0, &q);
     if (a->l + q.r <= q.l + b->r) {
         bb(s, a, &q, ia, iq, -1, NULL);
         bb(s, &q, b, iq, ib, -1, NULL);
     } else {
         bb(s, &q, b, iq, ib, -1, NULL);
         bb(s, a, &q, ia, iq, -1, NULL);
+    }
+}
+
+/* The same at the root, breadth-first (ConTree's queue of intervals): an
+ * interval is looked at after every interval of a smaller heap number, so
+ * the candidates are met in key order (an_key_span).  An interval whose
+ * least key — its own middle's — cannot beat the incumbent is dropped with
+ * every threshold inside it.  The first interval (the whole feature) starts
+ * at the probe, already evaluated. */
+static void bb_root(an_scan *s, const an_point *a, const an_point *b, int32_t nb, int32_t iq0,
+                    const an_point *known)
+{
+    an_span *q = s->c->frames[0].spans;
+    size_t head = 0, tail = 0;
+    q[tail++] = (an_span){*a, *b, -1, nb, 1};
+    while (head < tail && !s->c->aborted) {
+        const an_span sp = q[head++];
+        an_refresh(s->c, s->inc);
+        uint64_t key = an_key_span(s->split, s->rank, s->c->nf, sp.heap);
+        if (!beats(s, sp.a.l + sp.b.r, key)) {
+            note_lb(s, sp.a.l + sp.b.r);
+            continue;
+        }
+        int32_t iq = sp.heap == 1 && iq0 > sp.ia && iq0 < sp.ib ? iq0 : sp.ia + (sp.ib - sp.ia) / 2;
+        an_point m;
+        visit(s, &sp.a, &sp.b, iq, sp.heap == 1 ? known : NULL, key, &m);
+        if (iq - sp.ia > 1) q[tail++] = (an_span){sp.a, m, sp.ia, iq, 2 * sp.heap};
+        if (sp.ib - iq > 1) q[tail++] = (an_span){m, sp.b, iq, sp.ib, 2 * sp.heap + 1};
     }
 }
 
@@ -291,14 +323,14 @@ static void budgets(uint32_t d, uint32_t s, uint32_t *lo, uint32_t *hi)
 
 /* Whether a candidate keyed `least` or later can still beat the incumbent
  * (keys of the search's later steps are larger; costs are ≥ 0). */
-static inline bool open_from(const an_inc *inc, uint64_t least, bool ties)
+static inline bool open_from(const an_inc *inc, uint64_t least, bool ties, int64_t floor)
 {
-    return inc->cost > 0 || (ties && inc->key > least);
+    return inc->cost > floor || (ties && inc->key > least);
 }
 
 static inline uint64_t least_key(uint32_t split, uint32_t rank, size_t nf, unsigned phase)
 {
-    return phase ? an_key_rest(split, rank, nf, 1) : an_key_probe(split, rank, nf);
+    return phase ? an_key_span(split, rank, nf, 1) : an_key_probe(split, rank, nf);
 }
 
 /* A feature's best single threshold, evaluated first (phase 0), then every
@@ -310,7 +342,7 @@ static void scan_feature(an_scan *sc, an_frame *fr, an_point *probe, const an_gu
     an_ctx *c = sc->c;
     if (phase == 0) {
         *probe = (an_point){guide->pos, 0, 0};
-        if (probe->pos && !an_tick(c)) evaluate(sc, probe, 0);
+        if (probe->pos && !an_tick(c)) evaluate(sc, probe, 0, an_key_probe(sc->split, sc->rank, c->nf));
         return;
     }
     uint32_t nb = thresholds(c, fr, sc->list, sc->nd->m);
@@ -319,16 +351,20 @@ static void scan_feature(an_scan *sc, an_frame *fr, an_point *probe, const an_gu
     int64_t all_l = sc->d > 2 ? 0 : sc->kl ? whole->best : whole->leaf;
     int64_t all_r = sc->d > 2 ? 0 : sc->kr ? whole->best : whole->leaf;
     an_point a = {0, 0, all_r}, b = {sc->nd->m, all_l, 0};
-    if (nb) bb(sc, &a, &b, -1, (int32_t)nb, first_threshold(fr->bnd, nb, probe->pos), probe);
+    if (!nb) return;
+    int32_t first = first_threshold(fr->bnd, nb, probe->pos);
+    if (sc->ties) bb_root(sc, &a, &b, (int32_t)nb, first, probe);
+    else bb(sc, &a, &b, -1, (int32_t)nb, first, probe);
 }
 
 /* Every feature, every split of the budget s − 1 between the children.  Each
  * feature's best single threshold is evaluated first, for all features before
  * any interval search: a good incumbent early prunes every later interval.
- * Candidates are keyed by (budget split, feature rank, threshold) and the
- * least (cost, key) wins, so the tree found does not depend on the order the
- * candidates are met in, on the upper bound, or on what the cache holds. */
-static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s,
+ * At the root, candidates are keyed (an_key_probe, an_key_span) and the least
+ * (cost, key) wins, so the split found does not depend on the order the
+ * candidates are met in, on the upper bound, or on what the cache holds.
+ * floor: the node's optimum when known (else 0); reaching it ends the search. */
+static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t floor,
                    const an_stump *whole, an_inc *inc, int64_t *lb, an_entry *out, uint32_t *len)
 {
     an_frame *fr = &c->frames[level];
@@ -340,8 +376,8 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
             for (uint32_t t = 0; t < c->nf && !c->aborted; t++) {
                 uint32_t f = fr->order[t];
                 bool ties = level == 0;
-                if (!open_from(inc, least_key(split, t, c->nf, phase), ties)) break;
-                an_scan sc = {c, nd, level, d, kl, s - 1 - kl, (int32_t)f, split, t, fr->guide[f].pos, ties,
+                if (!open_from(inc, least_key(split, t, c->nf, phase), ties, floor)) break;
+                an_scan sc = {c, nd, level, d, kl, s - 1 - kl, (int32_t)f, split, t, ties, floor,
                               nd->lists + (size_t)f * nd->m, fr->bnd, fr->wpre, inc, lb, out, len};
                 scan_feature(&sc, fr, &fr->probe[f], &fr->guide[f], whole, phase);
             }
@@ -378,10 +414,10 @@ static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, c
 #pragma omp critical(an_incumbent)
                 mine = *inc;
                 mine.own = false;
-                if (w->aborted || !open_from(&mine, least_key(split, t, c->nf, phase), true)) continue;
+                if (w->aborted || !open_from(&mine, least_key(split, t, c->nf, phase), true, 0)) continue;
                 an_refresh(w, &mine);
                 w->stats.tasks++;
-                an_scan sc = {w, nd, 0, d, kl, s - 1 - kl, (int32_t)f, split, t, fr->guide[f].pos, true,
+                an_scan sc = {w, nd, 0, d, kl, s - 1 - kl, (int32_t)f, split, t, true, 0,
                               nd->lists + (size_t)f * nd->m, w->frames[0].bnd, w->frames[0].wpre, &mine, &least,
                               w->out, &n};
                 scan_feature(&sc, &w->frames[0], &fr->probe[f], &fr->guide[f], whole, phase);
@@ -422,12 +458,16 @@ static bool cached(an_ctx *c, const an_key *k, const an_node *nd, int64_t ub, an
     return true;
 }
 
+static int64_t solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
+                     int64_t floor, an_entry *out, uint32_t *len);
+
 /* The root's split is the least (cost, key); its children's trees, as the
  * search found them, depend on the bounds it happened to pass down and on
  * what the cache held (the workers' caches, with threads).  They are solved
- * again with bounds fixed by their known costs and without the cache: a
- * function of the data alone, so the tree is the same for any number of
- * threads and any schedule. */
+ * again with bounds fixed by their known costs and without the cache, each
+ * search ending at the first tree of its known cost: a function of the data
+ * alone, so the tree is the same for any number of threads and any
+ * schedule. */
 static void canonical_children(an_ctx *c, const an_node *nd, const an_inc *inc, uint32_t d, uint32_t s,
                                an_entry *out, uint32_t *len)
 {
@@ -438,8 +478,8 @@ static void canonical_children(an_ctx *c, const an_node *nd, const an_inc *inc, 
     an_cache *cache = c->cache;
     uint32_t ll = 0, lr = 0;
     c->cache = NULL;
-    int64_t vl = an_solve(c, &left, 1, d - 1, inc->kl, inc->l + 1, fr->tl, &ll);
-    int64_t vr = an_solve(c, &right, 1, d - 1, s - 1 - inc->kl, inc->r + 1, fr->tr, &lr);
+    int64_t vl = solve(c, &left, 1, d - 1, inc->kl, inc->l + 1, inc->l, fr->tl, &ll);
+    int64_t vr = solve(c, &right, 1, d - 1, s - 1 - inc->kl, inc->r + 1, inc->r, fr->tr, &lr);
     c->cache = cache;
     if (c->aborted || vl != inc->l || vr != inc->r) return; /* a time limit: the tree found stays */
     memcpy(out + 1, fr->tl, ll * sizeof *out);
@@ -447,8 +487,10 @@ static void canonical_children(an_ctx *c, const an_node *nd, const an_inc *inc, 
     *len = 1 + ll + lr;
 }
 
-int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
-                 an_entry *out, uint32_t *len)
+/* an_solve with the optimum's value when it is known (floor; else 0): the
+ * search ends at the first tree of that cost. */
+static int64_t solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
+                     int64_t floor, an_entry *out, uint32_t *len)
 {
     c->stats.nodes++;
     an_frame *fr = &c->frames[level];
@@ -464,7 +506,7 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
         out[0] = (an_entry){-1, 0};
         *len = 1;
     }
-    if (m < 2 || s == 0 || d == 0 || inc.cost == 0 || an_tick(c)) return inc.cost;
+    if (m < 2 || s == 0 || d == 0 || inc.cost <= floor || an_tick(c)) return inc.cost;
     if (s > m - 1) s = m - 1;
     if (d > s) d = s;
     if (d < 31 && s > (1u << d) - 1) s = (1u << d) - 1;
@@ -480,7 +522,7 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
         *len = leaf_or_stump(out, &st, true);
     }
     if (level == 0) c->root_best = inc.cost;
-    if (d < 2 || inc.cost == 0) return inc.cost;
+    if (d < 2 || inc.cost <= floor) return inc.cost;
     /* Every candidate leaves a lower bound; their least (and the leaf's and
      * stump's costs) bounds the optimum when no tree beats ub. */
     int64_t lb = st.best;
@@ -489,7 +531,7 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     if (level == 0 && c->n_workers > 1 && c->nf > 1) search_tasks(c, nd, dd, s, &st, &inc, &lb, out, len);
     else
 #endif
-        search(c, nd, level, dd, s, &st, &inc, &lb, out, len);
+        search(c, nd, level, dd, s, floor, &st, &inc, &lb, out, len);
     if (level == 0) {
         c->root_best = inc.cost;
         if (dd > 2 && inc.key >> 32 && inc.cost < ub && !c->aborted) canonical_children(c, nd, &inc, dd, s, out, len);
@@ -497,4 +539,10 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     v = inc.cost < ub ? inc.cost : (lb > ub ? lb : ub);
     if (memo && !c->aborted) an_cache_put(c->cache, &key, nd, c->mark, v, v < ub ? v : AN_INF, out, *len);
     return v;
+}
+
+int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
+                 an_entry *out, uint32_t *len)
+{
+    return solve(c, nd, level, d, s, ub, 0, out, len);
 }

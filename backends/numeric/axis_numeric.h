@@ -14,6 +14,7 @@
 
 #define AN_INF INT64_MAX
 #define AN_MAX_THREADS 64
+#define AN_MAX_ROWS (1u << 30) /* a feature's bisection is then at most 31 levels deep */
 
 /* A tree in preorder: a branch node is (feature, row) — the rule x[feature] ≤
  * x[row][feature] — followed by its left and right subtrees; a leaf has
@@ -49,6 +50,16 @@ typedef struct an_point {
     int64_t l, r;
 } an_point;
 
+/* An interval of thresholds waiting in the root's breadth-first scan: the
+ * evaluated (or bounded) ends a and b, their indices among the feature's
+ * thresholds, and its place in the bisection tree (heap numbering: the whole
+ * feature 1, the halves of interval h are 2h and 2h + 1). */
+typedef struct an_span {
+    an_point a, b;
+    int32_t ia, ib;
+    uint32_t heap;
+} an_span;
+
 /* Scratch of one recursion level (levels are the distance from the root). */
 typedef struct an_frame {
     an_item *lists;   /* the children's lists: left then right, N·F */
@@ -58,6 +69,7 @@ typedef struct an_frame {
     uint32_t *order;  /* features by their best stump (F) */
     an_guide *guide;  /* best stump per feature (F) */
     an_point *probe;  /* per feature: its guide threshold, evaluated first (F) */
+    an_span *spans;   /* the root's queue of intervals (N + 1; level 0 only) */
     an_entry *tl, *tr; /* the children's trees */
 } an_frame;
 

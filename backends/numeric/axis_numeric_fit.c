@@ -122,10 +122,11 @@ static pdt_status alloc_frames(an_scratch *a, size_t n, size_t nf, size_t nc, ui
         fr->order = malloc((nf + 1) * sizeof *fr->order);
         fr->guide = malloc((nf + 1) * sizeof *fr->guide);
         fr->probe = malloc((nf + 1) * sizeof *fr->probe);
+        if (l == 0) fr->spans = malloc((n + 1) * sizeof *fr->spans);
         fr->tl = malloc(cap * sizeof *fr->tl);
         fr->tr = malloc(cap * sizeof *fr->tr);
         if ((l + 3 <= d && !fr->lists) || !fr->tot || !fr->wpre || !fr->bnd || !fr->order || !fr->guide || !fr->probe ||
-            !fr->tl || !fr->tr)
+            (l == 0 && !fr->spans) || !fr->tl || !fr->tr)
             return pdt_error_set(err, PDT_ENOMEM, "out of memory for the search's scratch (%zu rows, "
                                  "%zu features, depth %u)", n, nf, d);
     }
@@ -156,6 +157,7 @@ static void scratch_free(an_scratch *a)
         free(fr->order);
         free(fr->guide);
         free(fr->probe);
+        free(fr->spans);
         free(fr->tl);
         free(fr->tr);
     }
@@ -231,6 +233,9 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
 {
     size_t n = pdt_dataset_rows(ds), nf = pdt_dataset_dims(ds), nc = ci->n_classes;
     uint32_t cap = 2 * s + 1;
+    if (n >= AN_MAX_ROWS) /* the root's interval numbers (an_span) stay below 2^32 */
+        return pdt_error_set(err, PDT_ELIMIT, "%zu rows: the numeric axis backend takes fewer than %u "
+                             "(use --engine fused)", n, AN_MAX_ROWS);
     /* Workers cost two parallel regions per budget split: they pay from about
      * 2048 item visits (rows × features) on at depth 2, and at any size deeper.
      * The tree is the same either way.  PDT_NUMERIC_PARALLEL_MIN overrides the
