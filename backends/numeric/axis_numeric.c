@@ -109,13 +109,46 @@ static inline bool beats(const an_scan *s, int64_t cost, uint64_t key)
     return s->ties ? an_beats(cost, key, s->inc) : cost < s->inc->cost;
 }
 
+/* A root candidate (cost, key) was found: tell the other tasks. */
+static void publish(an_ctx *c, int64_t cost, uint64_t key)
+{
+    if (!c->shared) {
+        c->root_best = cost;
+        return;
+    }
+#pragma omp critical(an_shared)
+    {
+        int64_t seen = atomic_load_explicit(&c->shared->cost, memory_order_relaxed);
+        if (cost < seen || (cost == seen && key < c->shared->key)) {
+            atomic_store_explicit(&c->shared->cost, cost, memory_order_relaxed);
+            c->shared->key = key;
+        }
+    }
+}
+
+/* A root task's bound: the least (cost, key) found by any task, when it beats
+ * the task's own.  Knowing the key, a task drops the candidates that would
+ * only tie with a tree another task found first in key order. */
+static void refresh(const an_ctx *c, an_inc *inc)
+{
+    if (!c->shared || atomic_load_explicit(&c->shared->cost, memory_order_relaxed) > inc->cost) return;
+    int64_t cost;
+    uint64_t key;
+#pragma omp critical(an_shared)
+    {
+        cost = atomic_load_explicit(&c->shared->cost, memory_order_relaxed);
+        key = c->shared->key;
+    }
+    if (an_beats(cost, key, inc)) *inc = (an_inc){cost, key, false, 0, 0, 0, 0};
+}
+
 /* A candidate replaces the incumbent. */
 static bool take(an_scan *s, const an_point *q, uint64_t key)
 {
     int64_t cost = q->l + q->r;
     if (!beats(s, cost, key)) return false;
     *s->inc = (an_inc){cost, key, true, q->pos, s->kl, q->l, q->r};
-    if (s->level == 0) an_publish(s->c, cost);
+    if (s->level == 0) publish(s->c, cost, key);
     return true;
 }
 
@@ -269,7 +302,7 @@ static void bb_root(an_scan *s, const an_point *a, const an_point *b, int32_t nb
     q[tail++] = (an_span){*a, *b, -1, nb, 1};
     while (head < tail && !s->c->aborted) {
         const an_span sp = q[head++];
-        an_refresh(s->c, s->inc);
+        refresh(s->c, s->inc);
         uint64_t key = an_key_span(s->split, s->rank, s->c->nf, sp.heap);
         if (!beats(s, sp.a.l + sp.b.r, key)) {
             note_lb(s, sp.a.l + sp.b.r);
@@ -393,9 +426,8 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
 #ifdef _OPENMP
 /* The root's features as tasks handed out to the workers (each with its own
  * scratch, marks and cache): a worker starts a task from the root's incumbent
- * and lowers its own bound whenever any task has found a cheaper tree (the
- * shared least cost, whose key it does not know: it then keeps candidates
- * tying with it, any of which may precede it).  A task ends with the least
+ * and lowers its own bound whenever any task has found a better tree (the
+ * shared least (cost, key); refresh).  A task ends with the least
  * (cost, key) of its feature below its bound; the incumbent takes it when it
  * is less.  The least (cost, key) over all tasks is the serial search's
  * answer, so the tree is the same for any number of threads and any schedule. */
@@ -407,6 +439,7 @@ static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, c
     budgets(d, s, &lo, &hi);
     order_features(c, fr);
     atomic_store(&c->shared->cost, inc->cost);
+    c->shared->key = inc->key;
     for (uint32_t w = 0; w < c->n_workers; w++) memcpy(c->workers[w].frames[0].tot, fr->tot, c->nc * sizeof *fr->tot);
     for (uint32_t kl = hi + 1; kl-- > lo && !c->aborted; split++) {
         for (unsigned phase = 0; phase < 2 && !c->aborted; phase++) {
@@ -420,7 +453,7 @@ static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, c
                 mine = *inc;
                 mine.own = false;
                 if (w->aborted || !open_from(&mine, least_key(split, t, c->nf, phase), true, 0)) continue;
-                an_refresh(w, &mine);
+                refresh(w, &mine);
                 w->stats.tasks++;
                 an_scan sc = {w, nd, 0, d, kl, s - 1 - kl, (int32_t)f, split, t, true, 0,
                               nd->lists + (size_t)f * nd->m, w->frames[0].bnd, w->frames[0].wpre, &mine, &least,

@@ -114,9 +114,12 @@ static inline bool an_beats(int64_t cost, uint64_t key, const an_inc *inc)
     return cost < inc->cost || (cost == inc->cost && key < inc->key);
 }
 
-/* What the root's tasks share: the least cost any of them has found. */
+/* What the root's tasks share: the least (cost, key) any of them has found;
+ * key is read and written in the critical section an_shared, cost is also
+ * read without it (a task's quick check, the progress line). */
 typedef struct an_shared {
     _Atomic int64_t cost;
+    uint64_t key;
 } an_shared;
 
 typedef struct an_ctx an_ctx;
@@ -145,27 +148,6 @@ struct an_ctx {
     int64_t root_best;     /* the root's incumbent (AN_INF: none yet) */
     an_stats stats;
 };
-
-/* A root candidate of cost `cost` was found: tell the other tasks. */
-static inline void an_publish(an_ctx *c, int64_t cost)
-{
-    if (!c->shared) {
-        c->root_best = cost;
-        return;
-    }
-    int64_t seen = atomic_load_explicit(&c->shared->cost, memory_order_relaxed);
-    while (cost < seen && !atomic_compare_exchange_weak_explicit(&c->shared->cost, &seen, cost, memory_order_relaxed,
-                                                                 memory_order_relaxed)) {
-    }
-}
-
-/* A root task's bound: the least cost found by any task, when it is less. */
-static inline void an_refresh(const an_ctx *c, an_inc *inc)
-{
-    if (!c->shared) return;
-    int64_t v = atomic_load_explicit(&c->shared->cost, memory_order_relaxed);
-    if (v < inc->cost) *inc = (an_inc){v, UINT64_MAX, false, 0, 0, 0, 0};
-}
 
 /* The optimal tree of depth ≤ d with ≤ s branch nodes for the node's items,
  * when it costs less than ub: returns its cost and writes it to out (*len
