@@ -123,22 +123,25 @@ static void sweep_two(an_ctx *c, const an_item *list, uint32_t m, part *p, int32
 /* The same for two classes of weight 1 (most data sets), kept in registers:
  * the four counts (part × class) are 16-bit fields of one word, flushed into
  * wide counters before a field can overflow, so an item costs one add and no
- * store-to-load chain through memory.  A part is offered a threshold once more
- * items than `next` were added to it (the skip budget of the generic sweep),
- * and it is done when `next` reaches its size (or its best is 0). */
+ * store-to-load chain through memory.  Both parts' costs are computed at every
+ * threshold without a branch (a handful of instructions; the skip budgets of
+ * the generic sweep cost more in mispredicted branches than they save here);
+ * only a new best branches.  Every 64 items a part whose remaining items are of
+ * one class, or whose best is 0, is done (no later threshold can be better). */
 #define FIELD(side, label) (16u * (2u * (side) + (label)))
 #define FLUSH_EVERY 32768u
+
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, an_stump *const st[2],
                              const int64_t *const tot[2], int32_t f)
 {
     const uint8_t *mark = c->mark;
-    int64_t wide[4] = {0, 0, 0, 0}; /* flushed counts, index 2·side + label */
+    int64_t w00 = 0, w01 = 0, w10 = 0, w11 = 0; /* flushed counts: part, class */
     uint64_t packed = 0;
     uint32_t since_flush = 0;
-    const int64_t size[2] = {tot[0][0] + tot[0][1], tot[1][0] + tot[1][1]};
-    int64_t best[2] = {st[0]->best, st[1]->best}, next[2] = {0, 0};
-    bool done[2] = {best[0] == 0, best[1] == 0};
+    const int64_t t00 = tot[0][0], t01 = tot[0][1], t10 = tot[1][0], t11 = tot[1][1];
+    int64_t best0 = st[0]->best, best1 = st[1]->best;
     uint32_t last[2] = {0, 0};
     for (uint32_t k = 0; k + 1 < m; k++) {
         const an_item *it = &list[k];
@@ -146,27 +149,30 @@ static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, a
         packed += UINT64_C(1) << FIELD(side, it->label);
         last[side] = it->row;
         if (++since_flush == FLUSH_EVERY) {
-            for (unsigned x = 0; x < 4; x++) wide[x] += (int64_t)((packed >> (16 * x)) & 0xffff);
+            w00 += (int64_t)(packed & 0xffff);
+            w01 += (int64_t)(packed >> 16 & 0xffff);
+            w10 += (int64_t)(packed >> 32 & 0xffff);
+            w11 += (int64_t)(packed >> 48);
             packed = 0;
             since_flush = 0;
         }
         if (list[k + 1].rank == it->rank) continue;
-        for (unsigned p = 0; p < 2; p++) {
-            int64_t c0 = wide[2 * p] + (int64_t)((packed >> FIELD(p, 0)) & 0xffff);
-            int64_t c1 = wide[2 * p + 1] + (int64_t)((packed >> FIELD(p, 1)) & 0xffff);
-            if (done[p] || c0 + c1 <= next[p]) continue;
-            int64_t r0 = tot[p][0] - c0, r1 = tot[p][1] - c1;
-            int64_t right = r0 < r1 ? r0 : r1, cost = (c0 < c1 ? c0 : c1) + right;
-            if (cost < best[p]) {
-                best[p] = cost;
-                st[p]->best = cost;
-                st[p]->rule = (an_entry){f, last[p]};
-            }
-            next[p] = c0 + c1 + cost - best[p];
-            done[p] = right == 0 || best[p] == 0 || next[p] >= size[p];
+        int64_t a0 = w00 + (int64_t)(packed & 0xffff), a1 = w01 + (int64_t)(packed >> 16 & 0xffff);
+        int64_t b0 = w10 + (int64_t)(packed >> 32 & 0xffff), b1 = w11 + (int64_t)(packed >> 48);
+        int64_t ra = min64(t00 - a0, t01 - a1), rb = min64(t10 - b0, t11 - b1);
+        int64_t ca = min64(a0, a1) + ra, cb = min64(b0, b1) + rb;
+        if (ca < best0) {
+            best0 = ca;
+            st[0]->rule = (an_entry){f, last[0]};
         }
-        if (done[0] && done[1]) break;
+        if (cb < best1) {
+            best1 = cb;
+            st[1]->rule = (an_entry){f, last[1]};
+        }
+        if ((k & 63) == 63 && (ra == 0 || best0 == 0) && (rb == 0 || best1 == 0)) break;
     }
+    st[0]->best = best0;
+    st[1]->best = best1;
 }
 
 static void stump_init(an_stump *s, const int64_t *tot, size_t nc)
