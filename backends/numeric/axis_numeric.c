@@ -424,6 +424,18 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
 }
 
 #ifdef _OPENMP
+/* Workers other than the first join once the search has run for c->solo
+ * seconds (or the phase's tasks are all handed out): a search done sooner —
+ * most of those under 50 ms — runs as fast on one thread, and the other
+ * worker's speculative tasks would only add work and wait. */
+static void wait_solo(const an_ctx *c, _Atomic uint32_t *next)
+{
+    while (an_elapsed(c) < c->solo && atomic_load_explicit(next, memory_order_relaxed) < c->nf && !c->aborted) {
+        struct timespec nap = {0, 1000000};
+        nanosleep(&nap, NULL);
+    }
+}
+
 /* The root's features as tasks handed out to the workers (each with its own
  * scratch, marks and cache): a worker starts a task from the root's incumbent
  * and lowers its own bound whenever any task has found a better tree (the
@@ -443,9 +455,12 @@ static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, c
     for (uint32_t w = 0; w < c->n_workers; w++) memcpy(c->workers[w].frames[0].tot, fr->tot, c->nc * sizeof *fr->tot);
     for (uint32_t kl = hi + 1; kl-- > lo && !c->aborted; split++) {
         for (unsigned phase = 0; phase < 2 && !c->aborted; phase++) {
-#pragma omp parallel for num_threads(c->n_workers) schedule(dynamic, 1)
-            for (uint32_t t = 0; t < (uint32_t)c->nf; t++) {
-                an_ctx *w = &c->workers[omp_get_thread_num()];
+            _Atomic uint32_t next = 0;
+#pragma omp parallel num_threads(c->n_workers)
+            for (an_ctx *w = &c->workers[omp_get_thread_num()];;) {
+                if (omp_get_thread_num() > 0) wait_solo(c, &next);
+                uint32_t t = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
+                if (t >= (uint32_t)c->nf) break;
                 uint32_t f = fr->order[t], n = 0;
                 an_inc mine;
                 int64_t least = AN_INF;

@@ -14,6 +14,7 @@
 
 #define AN_INF INT64_MAX
 #define AN_MAX_THREADS 64
+#define AN_SOLO_SECONDS 0.05 /* the first worker alone for this long (search_tasks) */
 #define AN_MAX_ROWS (1u << 30) /* a feature's bisection is then at most 31 levels deep */
 
 /* A tree in preorder: a branch node is (feature, row) — the rule x[feature] ≤
@@ -136,6 +137,7 @@ struct an_ctx {
     unsigned n_workers;
     an_ctx *workers;
     an_shared *shared;     /* set in workers (and the root's context) when there are several */
+    double solo;           /* seconds before the workers but the first take root tasks */
     an_entry *out;
     /* limits */
     bool has_deadline, aborted;
@@ -187,6 +189,9 @@ void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const in
 
 /* The fit: a model of exact axis rules (axis_numeric_fit.c). */
 pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+
+/* Seconds since the fit started. */
+double an_elapsed(const an_ctx *c);
 
 /* True when the time limit has passed (sets c->aborted); reports progress. */
 bool an_tick(an_ctx *c);

@@ -40,6 +40,11 @@ static double since(const struct timespec *t0)
     return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
 }
 
+double an_elapsed(const an_ctx *c)
+{
+    return since(&c->start);
+}
+
 static void report(an_ctx *c, double elapsed)
 {
     if (elapsed - c->last_progress < 1.0) return;
@@ -237,9 +242,11 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
         return pdt_error_set(err, PDT_ELIMIT, "%zu rows: the numeric axis backend takes fewer than %u "
                              "(use --engine fused)", n, AN_MAX_ROWS);
     /* Workers cost two parallel regions per budget split: they pay from about
-     * 2048 item visits (rows × features) on at depth 2, and at any size deeper.
-     * The tree is the same either way.  PDT_NUMERIC_PARALLEL_MIN overrides the
-     * size (the tests set 0, so that small instances go through the tasks too). */
+     * 2048 item visits (rows × features) on at depth 2, and at any size deeper,
+     * and all but the first join after AN_SOLO_SECONDS of search.  The tree is
+     * the same either way.  PDT_NUMERIC_PARALLEL_MIN overrides the size and
+     * lets every worker start at once (the tests set 0, so that small instances
+     * go through the tasks too). */
     const char *env = getenv("PDT_NUMERIC_PARALLEL_MIN");
     uint64_t least = env && *env >= '0' && *env <= '9' ? strtoull(env, NULL, 10) : d >= 3 ? 0 : 2048;
     unsigned threads = d >= 2 && nf > 1 && (uint64_t)n * nf >= least ? an_threads(opt->threads) : 1;
@@ -260,6 +267,7 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
         st = alloc_scratch(&a->scratch[k], n, nf, nc, d, cap, k == 0 && a->n_scratch > 1 ? 0 : memo, err);
     if (st) return st;
     *c = context(a, &a->scratch[0], nf, nc, unit);
+    c->solo = env ? 0 : AN_SOLO_SECONDS;
     atomic_init(&a->shared.cost, AN_INF);
     if (a->n_scratch > 1) {
         c->n_workers = a->n_scratch - 1;
