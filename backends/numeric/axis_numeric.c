@@ -496,11 +496,8 @@ static bool cached(an_ctx *c, const an_key *k, const an_node *nd, int64_t ub, an
                    int64_t *v)
 {
     int64_t lb, exact;
-    const an_entry *tree;
-    uint32_t n;
-    if (!an_cache_get(c->cache, k, nd, c->mark, &lb, &exact, &tree, &n)) return false;
+    if (!an_cache_get(c->cache, k, nd, c->mark, ub, &lb, &exact, out, len)) return false;
     if (exact != AN_INF) {
-        if (exact < ub) memcpy(out, tree, n * sizeof *tree), *len = n;
         *v = exact;
     } else if (lb >= ub) {
         *v = lb;

@@ -85,9 +85,13 @@ pdt_status an_cache_new(an_cache **out, size_t n_rows, size_t limit_bytes, pdt_e
 void an_cache_free(an_cache **c);
 size_t an_cache_entries(const an_cache *c);
 void an_cache_key(an_key *k, const an_cache *c, const an_node *nd, uint32_t d, uint32_t s);
-/* What is known of the key's items (mark: the all-zero row flags, restored). */
-bool an_cache_get(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t *lb,
-                  int64_t *exact, const an_entry **tree, uint32_t *len);
+/* What is known of the key's items (mark: the all-zero row flags, restored):
+ * the best lower bound, and the optimum (AN_INF: unknown) whose tree is
+ * copied to `tree` when it is less than ub. */
+bool an_cache_get(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t ub, int64_t *lb,
+                  int64_t *exact, an_entry *tree, uint32_t *len);
+/* From now on the cache may be used by several threads at once. */
+void an_cache_share(an_cache *c);
 /* Records a lower bound, or the optimum (exact, not AN_INF) and its tree. */
 void an_cache_put(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t lb,
                   int64_t exact, const an_entry *tree, uint32_t len);

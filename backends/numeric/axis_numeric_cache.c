@@ -8,9 +8,14 @@
  * Keys are two independent 64-bit sums of random per-row numbers; a hit is
  * then verified against the stored rows, so a hash collision costs a search,
  * never a wrong answer.  Entries are only added while the cache is under its
- * byte limit (--memo-mb). */
+ * byte limit (--memo-mb).  The root's workers share one cache (an_cache_share):
+ * every look-up and insertion then holds its lock, and a hit's tree is copied
+ * out before the lock is released. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "axis_numeric.h"
 
@@ -35,7 +40,39 @@ struct an_cache {
     size_t n_trees, cap_trees;
     size_t limit, used;
     bool full;
+    bool shared;
+#ifdef _OPENMP
+    omp_lock_t lock;
+#endif
 };
+
+static void lock(an_cache *c)
+{
+#ifdef _OPENMP
+    if (c->shared) omp_set_lock(&c->lock);
+#else
+    (void)c;
+#endif
+}
+
+static void unlock(an_cache *c)
+{
+#ifdef _OPENMP
+    if (c->shared) omp_unset_lock(&c->lock);
+#else
+    (void)c;
+#endif
+}
+
+void an_cache_share(an_cache *c)
+{
+#ifdef _OPENMP
+    if (!c->shared) omp_init_lock(&c->lock);
+    c->shared = true;
+#else
+    (void)c;
+#endif
+}
 
 static uint64_t splitmix(uint64_t *x)
 {
@@ -71,6 +108,9 @@ void an_cache_free(an_cache **cp)
 {
     an_cache *c = *cp;
     if (!c) return;
+#ifdef _OPENMP
+    if (c->shared) omp_destroy_lock(&c->lock);
+#endif
     free(c->r1);
     free(c->r2);
     free(c->bucket);
@@ -120,16 +160,21 @@ static entry *find(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mar
     return NULL;
 }
 
-bool an_cache_get(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t *lb,
-                  int64_t *exact, const an_entry **tree, uint32_t *len)
+bool an_cache_get(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t ub, int64_t *lb,
+                  int64_t *exact, an_entry *tree, uint32_t *len)
 {
+    lock(c);
     const entry *e = find(c, k, nd, mark);
-    if (!e) return false;
-    *lb = e->lb;
-    *exact = e->exact;
-    *tree = e->exact == AN_INF ? NULL : c->trees + e->tree;
-    *len = e->tree_len;
-    return true;
+    if (e) {
+        *lb = e->lb;
+        *exact = e->exact;
+        if (e->exact != AN_INF && e->exact < ub) {
+            memcpy(tree, c->trees + e->tree, e->tree_len * sizeof *tree);
+            *len = e->tree_len;
+        }
+    }
+    unlock(c);
+    return e != NULL;
 }
 
 /* Room for `more` items of `size` bytes in an arena, within the byte limit. */
@@ -181,16 +226,19 @@ void an_cache_put(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark
                   int64_t exact, const an_entry *tree, uint32_t len)
 {
     if (exact != AN_INF) lb = exact;
+    lock(c);
     entry *e = find(c, k, nd, mark);
     if (e) {
         if (exact != AN_INF && e->exact == AN_INF && !store_tree(c, e, exact, tree, len)) c->full = true;
         if (lb > e->lb) e->lb = lb;
+        unlock(c);
         return;
     }
     if (c->full || c->n_e >= UINT32_MAX - 1 ||
         !reserve((void **)&c->e, &c->cap_e, c->n_e, 1, sizeof *c->e, c) ||
         !reserve((void **)&c->rows, &c->cap_rows, c->n_rows, nd->m, sizeof *c->rows, c)) {
         c->full = true;
+        unlock(c);
         return;
     }
     e = &c->e[c->n_e];
@@ -202,4 +250,5 @@ void an_cache_put(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark
     e->next = c->bucket[h];
     c->bucket[h] = (uint32_t)c->n_e++;
     grow_buckets(c);
+    unlock(c);
 }

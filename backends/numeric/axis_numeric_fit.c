@@ -232,7 +232,9 @@ static an_ctx context(const an_data *a, const an_scratch *x, size_t nf, size_t n
 }
 
 /* With several threads the root's features are searched by workers, each with
- * its own scratch and a cache of its share of the memory limit. */
+ * its own scratch, sharing one cache (bidding at depth 4 did a third more
+ * work with a cache per worker: the same item sets recur under different root
+ * features). */
 static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cls_inst *ci,
                           const pdt_fit_options *opt, uint32_t d, uint32_t s, pdt_error *err)
 {
@@ -262,9 +264,9 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
     pdt_status st = weigh_classes(a, &unit, ds, ci, err);
     if (!st) st = sort_features(a, ds, n, nf, err);
     size_t mb = opt->memo_megabytes ? opt->memo_megabytes : AN_MEMO_DEFAULT_MB;
-    size_t memo = !opt->no_memo && d >= 3 ? (mb << 20) / (a->n_scratch > 1 ? a->n_scratch - 1 : 1) : 0;
+    size_t memo = !opt->no_memo && d >= 3 ? mb << 20 : 0;
     for (unsigned k = 0; k < a->n_scratch && !st; k++)
-        st = alloc_scratch(&a->scratch[k], n, nf, nc, d, cap, k == 0 && a->n_scratch > 1 ? 0 : memo, err);
+        st = alloc_scratch(&a->scratch[k], n, nf, nc, d, cap, k == 0 ? memo : 0, err);
     if (st) return st;
     *c = context(a, &a->scratch[0], nf, nc, unit);
     c->solo = env ? 0 : AN_SOLO_SECONDS;
@@ -273,9 +275,11 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
         c->n_workers = a->n_scratch - 1;
         c->workers = a->workers;
         c->shared = &a->shared;
+        if (c->cache) an_cache_share(c->cache);
         for (unsigned w = 0; w < c->n_workers; w++) {
             a->workers[w] = context(a, &a->scratch[w + 1], nf, nc, unit);
             a->workers[w].shared = &a->shared;
+            a->workers[w].cache = c->cache;
         }
     }
     return PDT_OK;
@@ -332,7 +336,6 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
             add_stats(&c.stats, ws);
             most = ws->nodes > most ? ws->nodes : most;
             all += ws->nodes;
-            entries += an_cache_entries(a.scratch[w + 1].cache);
         }
         st = make_model(out, ds, opt, a.tree, len, cost, err);
         if (!st) {
