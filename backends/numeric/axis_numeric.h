@@ -91,7 +91,7 @@ void an_cache_key(an_key *k, const an_cache *c, const an_node *nd, uint32_t d, u
 bool an_cache_get(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t ub, int64_t *lb,
                   int64_t *exact, an_entry *tree, uint32_t *len);
 /* From now on the cache may be used by several threads at once. */
-void an_cache_share(an_cache *c);
+pdt_status an_cache_share(an_cache *c, pdt_error *err);
 /* Records a lower bound, or the optimum (exact, not AN_INF) and its tree. */
 void an_cache_put(an_cache *c, const an_key *k, const an_node *nd, uint8_t *mark, int64_t lb,
                   int64_t exact, const an_entry *tree, uint32_t len);

@@ -11,11 +11,9 @@
  * byte limit (--memo-mb).  The root's workers share one cache (an_cache_share):
  * every look-up and insertion then holds its lock, and a hit's tree is copied
  * out before the lock is released. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "axis_numeric.h"
 
@@ -41,37 +39,25 @@ struct an_cache {
     size_t limit, used;
     bool full;
     bool shared;
-#ifdef _OPENMP
-    omp_lock_t lock;
-#endif
+    pthread_mutex_t lock;     /* held by every operation once shared */
 };
 
 static void lock(an_cache *c)
 {
-#ifdef _OPENMP
-    if (c->shared) omp_set_lock(&c->lock);
-#else
-    (void)c;
-#endif
+    if (c->shared) pthread_mutex_lock(&c->lock);
 }
 
 static void unlock(an_cache *c)
 {
-#ifdef _OPENMP
-    if (c->shared) omp_unset_lock(&c->lock);
-#else
-    (void)c;
-#endif
+    if (c->shared) pthread_mutex_unlock(&c->lock);
 }
 
-void an_cache_share(an_cache *c)
+pdt_status an_cache_share(an_cache *c, pdt_error *err)
 {
-#ifdef _OPENMP
-    if (!c->shared) omp_init_lock(&c->lock);
+    if (!c->shared && pthread_mutex_init(&c->lock, NULL) != 0)
+        return pdt_error_set(err, PDT_ENOMEM, "cannot create the subproblem cache's lock");
     c->shared = true;
-#else
-    (void)c;
-#endif
+    return PDT_OK;
 }
 
 static uint64_t splitmix(uint64_t *x)
@@ -108,9 +94,7 @@ void an_cache_free(an_cache **cp)
 {
     an_cache *c = *cp;
     if (!c) return;
-#ifdef _OPENMP
-    if (c->shared) omp_destroy_lock(&c->lock);
-#endif
+    if (c->shared) pthread_mutex_destroy(&c->lock);
     free(c->r1);
     free(c->r2);
     free(c->bucket);

@@ -275,7 +275,7 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
         c->n_workers = a->n_scratch - 1;
         c->workers = a->workers;
         c->shared = &a->shared;
-        if (c->cache) an_cache_share(c->cache);
+        if (c->cache && (st = an_cache_share(c->cache, err))) return st;
         for (unsigned w = 0; w < c->n_workers; w++) {
             a->workers[w] = context(a, &a->scratch[w + 1], nf, nc, unit);
             a->workers[w].shared = &a->shared;
