@@ -424,25 +424,71 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
 }
 
 #ifdef _OPENMP
-/* Workers other than the first join once the search has run for c->solo
- * seconds (or the phase's tasks are all handed out): a search done sooner —
- * most of those under 50 ms — runs as fast on one thread, and the other
- * worker's speculative tasks would only add work and wait. */
-static void wait_solo(const an_ctx *c, _Atomic uint32_t *next)
+/* One root task: feature rank t of a phase and budget split, searched by
+ * worker w from the root's incumbent; what it finds replaces the incumbent
+ * when it is less (in a critical section when workers run side by side). */
+typedef struct an_tasks {
+    an_ctx *c;
+    const an_node *nd;
+    uint32_t d, s, kl, split;
+    unsigned phase;
+    const an_stump *whole;
+    an_inc *inc;
+    int64_t *lb;
+    an_entry *out;
+    uint32_t *len;
+} an_tasks;
+
+static void merge_task(const an_tasks *x, const an_inc *mine, int64_t least, const an_entry *tree, uint32_t n)
 {
-    while (an_elapsed(c) < c->solo && atomic_load_explicit(next, memory_order_relaxed) < c->nf && !c->aborted) {
-        struct timespec nap = {0, 1000000};
-        nanosleep(&nap, NULL);
+    if (mine->own && an_beats(mine->cost, mine->key, x->inc)) {
+        *x->inc = *mine;
+        memcpy(x->out, tree, n * sizeof *tree);
+        *x->len = n;
+    }
+    if (least < *x->lb) *x->lb = least;
+}
+
+static void run_task(const an_tasks *x, an_ctx *w, uint32_t t, bool side_by_side)
+{
+    an_ctx *c = x->c;
+    an_frame *fr = &c->frames[0];
+    uint32_t f = fr->order[t], n = 0;
+    an_inc mine;
+    int64_t least = AN_INF;
+    if (side_by_side) {
+#pragma omp critical(an_incumbent)
+        mine = *x->inc;
+    } else {
+        mine = *x->inc;
+    }
+    mine.own = false;
+    if (w->aborted || !open_from(&mine, least_key(x->split, t, c->nf, x->phase), true, 0)) return;
+    refresh(w, &mine);
+    w->stats.tasks++;
+    an_scan sc = {w, x->nd, 0, x->d, x->kl, x->s - 1 - x->kl, (int32_t)f, x->split, t, true, 0,
+                  x->nd->lists + (size_t)f * x->nd->m, w->frames[0].bnd, w->frames[0].wpre, &mine, &least,
+                  w->out, &n};
+    scan_feature(&sc, &w->frames[0], &fr->probe[f], &fr->guide[f], x->whole, x->phase);
+    if (side_by_side) {
+#pragma omp critical(an_incumbent)
+        merge_task(x, &mine, least, w->out, n);
+    } else {
+        merge_task(x, &mine, least, w->out, n);
     }
 }
 
 /* The root's features as tasks handed out to the workers (each with its own
- * scratch, marks and cache): a worker starts a task from the root's incumbent
- * and lowers its own bound whenever any task has found a better tree (the
- * shared least (cost, key); refresh).  A task ends with the least
- * (cost, key) of its feature below its bound; the incumbent takes it when it
- * is less.  The least (cost, key) over all tasks is the serial search's
- * answer, so the tree is the same for any number of threads and any schedule. */
+ * scratch and marks, sharing the cache): a worker starts a task from the
+ * root's incumbent and lowers its own bound whenever any task has found a
+ * better tree (the shared least (cost, key); refresh).  A task ends with the
+ * least (cost, key) of its feature below its bound; the incumbent takes it
+ * when it is less.  The least (cost, key) over all tasks is the serial
+ * search's answer, so the tree is the same for any number of threads and any
+ * schedule.  For the first c->solo seconds the first worker runs the tasks
+ * alone, one after the other, and the others start only if tasks remain: a
+ * search done sooner (most of those under 50 ms) runs as fast on one thread,
+ * and another worker's speculative tasks would only add work. */
 static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, const an_stump *whole,
                          an_inc *inc, int64_t *lb, an_entry *out, uint32_t *len)
 {
@@ -455,33 +501,17 @@ static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, c
     for (uint32_t w = 0; w < c->n_workers; w++) memcpy(c->workers[w].frames[0].tot, fr->tot, c->nc * sizeof *fr->tot);
     for (uint32_t kl = hi + 1; kl-- > lo && !c->aborted; split++) {
         for (unsigned phase = 0; phase < 2 && !c->aborted; phase++) {
-            _Atomic uint32_t next = 0;
+            const an_tasks x = {c, nd, d, s, kl, split, phase, whole, inc, lb, out, len};
+            uint32_t t = 0;
+            for (; t < c->nf && !c->workers[0].aborted && an_elapsed(c) < c->solo; t++)
+                run_task(&x, &c->workers[0], t, false);
+            if (t < c->nf && !c->workers[0].aborted) {
+                _Atomic uint32_t next = t;
 #pragma omp parallel num_threads(c->n_workers)
-            for (an_ctx *w = &c->workers[omp_get_thread_num()];;) {
-                if (omp_get_thread_num() > 0) wait_solo(c, &next);
-                uint32_t t = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
-                if (t >= (uint32_t)c->nf) break;
-                uint32_t f = fr->order[t], n = 0;
-                an_inc mine;
-                int64_t least = AN_INF;
-#pragma omp critical(an_incumbent)
-                mine = *inc;
-                mine.own = false;
-                if (w->aborted || !open_from(&mine, least_key(split, t, c->nf, phase), true, 0)) continue;
-                refresh(w, &mine);
-                w->stats.tasks++;
-                an_scan sc = {w, nd, 0, d, kl, s - 1 - kl, (int32_t)f, split, t, true, 0,
-                              nd->lists + (size_t)f * nd->m, w->frames[0].bnd, w->frames[0].wpre, &mine, &least,
-                              w->out, &n};
-                scan_feature(&sc, &w->frames[0], &fr->probe[f], &fr->guide[f], whole, phase);
-#pragma omp critical(an_incumbent)
-                {
-                    if (mine.own && an_beats(mine.cost, mine.key, inc)) {
-                        *inc = mine;
-                        memcpy(out, w->out, n * sizeof *out);
-                        *len = n;
-                    }
-                    if (least < *lb) *lb = least;
+                for (an_ctx *w = &c->workers[omp_get_thread_num()];;) {
+                    uint32_t u = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
+                    if (u >= (uint32_t)c->nf) break;
+                    run_task(&x, w, u, true);
                 }
             }
             for (uint32_t w = 0; w < c->n_workers; w++) c->aborted |= c->workers[w].aborted;
