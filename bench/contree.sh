@@ -17,6 +17,7 @@
 #   PDT_ARGS          extra arguments for 'pdt fit' (e.g. '--memo-mb 256')
 #   PDT_SHARED_DATA   shared data directory (default: ../../shared/data from here)
 # Each run is one process under /usr/bin/time -f '%e %U %M' (file reading included);
+# a run under a second is repeated five times and its median wall time shown;
 # a run that exceeds the limit prints "timeout" (its MB is the peak until killed)
 # and the script carries on.
 # ConTree reads "label f1 f2 ..." (space separated, no header): the CSVs are converted
@@ -82,7 +83,7 @@ while IFS=$'\t' read -r f d want _; do
   rows=$((rows + 1))
   note=""
 
-  run_timed "$tmp/pdt.out" "$pdt" fit --data "$data/$f" --rules axis --depth "$d" -q "${pdt_args[@]}"
+  run_median "$tmp/pdt.out" "$pdt" fit --data "$data/$f" --rules axis --depth "$d" -q "${pdt_args[@]}"
   ps=$R_STATUS pw=$R_WALL pm=$R_RSS pv=$(pdt_value "$tmp/pdt.out")
   [[ $ps == ok && -z $pv ]] && ps=error
   pcell=$(cell "$ps" "$pv")
@@ -98,7 +99,7 @@ while IFS=$'\t' read -r f d want _; do
     [[ -s $tmp/$base.txt ]] || to_contree "$data/$f" "$tmp/$base.txt"
     # ConTree's own limit (-time) is set past ours so that an unfinished run is killed
     # (it would otherwise print a possibly non-optimal tree without saying so)
-    run_timed "$tmp/ct.out" "$contree" -file "$tmp/$base.txt" -max-depth "$d" -time $((limit + 60))
+    run_median "$tmp/ct.out" "$contree" -file "$tmp/$base.txt" -max-depth "$d" -time $((limit + 60))
     cs=$R_STATUS cw=$R_WALL cm=$R_RSS cv=$(contree_value "$tmp/ct.out")
     [[ $cs == ok && -z $cv ]] && cs=error
     ccell=$(cell "$cs" "$cv")
