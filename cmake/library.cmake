@@ -47,7 +47,15 @@ endif()
 # The program finds libpdt.so beside it in the build tree, in ../lib once installed.
 # What cli/ calls itself (libpdt.a brought these along).
 target_link_libraries(pdt_cli PRIVATE PkgConfig::JANSSON ${MATH_LIBRARY})
-set_target_properties(pdt_cli PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+# One run path serves both ($ORIGIN, then $ORIGIN/../lib), so CMake has no
+# run path to rewrite at install: for one it would rewrite, it links the
+# build-tree program with a run path ending in an empty entry (room to grow),
+# which the loader reads as the current directory, and every system library
+# was looked for in a dozen places under whatever directory pdt ran in
+# (48 failed opens, a tenth of a small run's start-up; and a file there named
+# like one of them would have been loaded).
+set_target_properties(pdt_cli PROPERTIES BUILD_WITH_INSTALL_RPATH ON
+                      INSTALL_RPATH "$ORIGIN:$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 
 install(TARGETS pdt pdt_shared ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
