@@ -379,98 +379,84 @@ static const uint64_t *run_of(const dp_state *s, uint64_t key0, uint64_t step)
     return NULL;
 }
 
-/* run_argmin: the first j with the least sum vl[j] + vr[j] + scale·C[j]
- * (that sum in *lo), in one pass without a branch: each lane keeps its
- * first least sum and where it was.  *clean: every child is solved and
- * feasible (stored 1 .. DP_INF) and every candidate's value (sum − 2) is
- * below DP_INF; only then do *lo and the index count. */
+/* run_min: the least sum vl[j] + vr[j] + scale·C[j] over a run, in one pass
+ * without a branch.  *clean: every child is solved and feasible (stored
+ * 1 .. DP_INF) and every candidate's value (sum − 2) is below DP_INF; only
+ * then does the least sum count.  The search needs no more: which split
+ * reaches it is asked only while rebuilding the tree (best_sum_runs). */
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 #include <immintrin.h>
 
-/* AVX-512: unsigned minima keep the loop-carried chains one instruction
- * long; the last, partial block is masked. */
-static uint32_t run_argmin(uint64_t *lo, bool *clean, const uint64_t *vl, const uint64_t *vr, const uint64_t *C,
-                           uint64_t scale, uint32_t n)
+/* AVX-512: the least sum by unsigned minima (a loop-carried chain one
+ * instruction long), the faults as a lane mask; the last, partial block is
+ * masked. */
+static uint64_t run_min(bool *clean, const uint64_t *vl, const uint64_t *vr, const uint64_t *C, uint64_t scale,
+                        uint32_t n)
 {
-    const __m512i all = _mm512_set1_epi64(-1), eight = _mm512_set1_epi64(8);
-    const __m512i vs = _mm512_set1_epi64((long long)scale);
-    __m512i least = all, where = _mm512_setzero_si512(), child = all, most = _mm512_setzero_si512();
-    __m512i j8 = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    for (uint32_t j = 0; j < n; j += 8, j8 = _mm512_add_epi64(j8, eight)) {
-        const __mmask8 in = n - j >= 8 ? 0xff : (__mmask8)((1u << (n - j)) - 1);
+    const __m512i all = _mm512_set1_epi64(-1), zero = _mm512_setzero_si512();
+    const __m512i vs = _mm512_set1_epi64((long long)scale), limit = _mm512_set1_epi64((long long)(DP_INF + 2));
+    __m512i least = all;
+    __mmask8 bad = 0;
+    uint32_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m512i a = _mm512_loadu_si512(vl + j), b = _mm512_loadu_si512(vr + j);
+        const __m512i x = _mm512_add_epi64(_mm512_add_epi64(a, b),
+                                           _mm512_mullo_epi64(vs, _mm512_loadu_si512(C + j)));
+        bad |= _mm512_cmpeq_epu64_mask(_mm512_min_epu64(a, b), zero) | _mm512_cmpge_epu64_mask(x, limit);
+        least = _mm512_min_epu64(least, x);
+    }
+    if (j < n) {
+        const __mmask8 in = (__mmask8)((1u << (n - j)) - 1);
         const __m512i a = _mm512_maskz_loadu_epi64(in, vl + j), b = _mm512_maskz_loadu_epi64(in, vr + j);
         const __m512i c = _mm512_mullo_epi64(vs, _mm512_maskz_loadu_epi64(in, C + j));
         const __m512i x = _mm512_mask_mov_epi64(all, in, _mm512_add_epi64(_mm512_add_epi64(a, b), c));
-        const __mmask8 less = _mm512_cmplt_epu64_mask(x, least);
+        bad |= in & (_mm512_cmpeq_epu64_mask(_mm512_min_epu64(a, b), zero) | _mm512_cmpge_epu64_mask(x, limit));
         least = _mm512_min_epu64(least, x);
-        where = _mm512_mask_mov_epi64(where, less, j8);
-        child = _mm512_mask_min_epu64(child, in, child, _mm512_min_epu64(a, b));
-        most = _mm512_mask_max_epu64(most, in, most, x);
     }
-    const uint64_t m = _mm512_reduce_min_epu64(least);
-    const __mmask8 at = _mm512_cmpeq_epu64_mask(least, _mm512_set1_epi64((long long)m));
-    *lo = m;
-    *clean = _mm512_reduce_min_epu64(child) != R_UNSOLVED && _mm512_reduce_max_epu64(most) < DP_INF + 2;
-    return (uint32_t)_mm512_mask_reduce_min_epu64(at, where);
+    *clean = !bad;
+    return _mm512_reduce_min_epu64(least);
 }
 #else
-/* Eight lanes of 64 bits (GCC vector extension: pieces of whatever
- * registers the machine has). */
-typedef uint64_t dp_v8 __attribute__((vector_size(64)));
-
-#define V8_LOAD(v, p) memcpy(&(v), (p), sizeof(v))
-
-/* flags: the OR of every vl[j] − 1, vr[j] − 1 and sum − 2, below DP_INF
- * exactly when the run is clean. */
-static uint32_t run_argmin(uint64_t *lo, bool *clean, const uint64_t *vl, const uint64_t *vr, const uint64_t *C,
-                           uint64_t scale, uint32_t n)
+/* Plain C the compiler vectorises: minima, and the OR of every vl[j] − 1,
+ * vr[j] − 1 and sum − 2, which stays below DP_INF exactly when the run is
+ * clean. */
+static uint64_t run_min(bool *clean, const uint64_t *vl, const uint64_t *vr, const uint64_t *C, uint64_t scale,
+                        uint32_t n)
 {
-    dp_v8 least = ~(dp_v8){0}, where = {0}, flags = {0}, j8 = {0, 1, 2, 3, 4, 5, 6, 7};
-    uint32_t j = 0;
-    for (; j + 8 <= n; j += 8, j8 += 8) {
-        dp_v8 a, b, c;
-        V8_LOAD(a, vl + j);
-        V8_LOAD(b, vr + j);
-        V8_LOAD(c, C + j);
-        const dp_v8 x = a + b + scale * c;
+    uint64_t least = UINT64_MAX, flags = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const uint64_t a = vl[j], b = vr[j], x = a + b + scale * C[j];
         flags |= (a - 1) | (b - 1) | (x - 2);
-        const dp_v8 less = (dp_v8)(x < least);
-        least = (x & less) | (least & ~less);
-        where = (j8 & less) | (where & ~less);
+        least = x < least ? x : least;
     }
-    uint64_t m = UINT64_MAX, at = 0, f = 0;
-    for (int k = 0; k < 8; k++) {
-        f |= flags[k];
-        if (least[k] < m || (least[k] == m && where[k] < at)) m = least[k], at = where[k];
-    }
-    for (; j < n; j++) {
-        const uint64_t x = vl[j] + vr[j] + scale * C[j];
-        f |= (vl[j] - 1) | (vr[j] - 1) | (x - 2);
-        if (x < m) m = x, at = j;
-    }
-    *lo = m;
-    *clean = f < DP_INF;
-    return (uint32_t)at;
+    *clean = flags < DP_INF;
+    return least;
 }
 #endif
 
-/* Stepped children whose values lie in the arrays vl and vr: when every
- * child is solved and feasible and no sum reaches the limit (run_argmin
- * says), the first least split wins at once; else the run goes the scalar
- * way, solving the children it meets. */
+/* Stepped children whose values lie in the arrays vl and vr: when the run
+ * is clean (run_min) its least sum is the answer, and with arg_out the
+ * first split reaching it; else the run goes the scalar way, solving the
+ * children it meets. */
 static pdt_status best_sum_runs(dp_state *s, const pdt_dp_splits *sp, const uint64_t *vl, const uint64_t *vr,
                                 const uint64_t *C, uint64_t scale, size_t base, uint32_t n, uint64_t *best_out,
                                 uint32_t *arg_out)
 {
-    uint64_t lo;
     bool clean;
-    const uint32_t at = run_argmin(&lo, &clean, vl, vr, C, scale, n);
+    const uint64_t lo = run_min(&clean, vl, vr, C, scale, n);
     if (__builtin_expect(clean, 1)) {
-        if (lo - 2 < *best_out) *best_out = lo - 2, *arg_out = at;
+        if (lo - 2 < *best_out) {
+            *best_out = lo - 2;
+            if (arg_out) {
+                uint32_t j = 0;
+                while (vl[j] + vr[j] + scale * C[j] != lo) j++;
+                *arg_out = j;
+            }
+        }
         return PDT_OK;
     }
     uint64_t best = *best_out;
-    uint32_t arg = *arg_out;
+    uint32_t arg = arg_out ? *arg_out : 0;
     pdt_status st = PDT_OK;
     for (uint32_t j = 0; j < n; j++) {
         const uint64_t a = vl[j], b = vr[j];
@@ -485,11 +471,12 @@ static pdt_status best_sum_runs(dp_state *s, const pdt_dp_splits *sp, const uint
         if (x < best) best = x, arg = j;
     }
     *best_out = best;
-    *arg_out = arg;
+    if (arg_out) *arg_out = arg;
     return st;
 }
 
-/* The same for evenly stepped children: the keys are computed, not read. */
+/* The same for evenly stepped children: the keys are computed, not read.
+ * arg_out NULL: the value alone (the search), no index. */
 static __attribute__((noinline)) pdt_status best_sum_stepped(dp_state *s, const pdt_dp_splits *sp, size_t base,
                                                              uint32_t n, uint64_t *best_out, uint32_t *arg_out)
 {
@@ -507,7 +494,7 @@ static __attribute__((noinline)) pdt_status best_sum_stepped(dp_state *s, const 
     const uint64_t *vl = run_of(s, sp->left0, dl), *vr = run_of(s, sp->right0, dr);
     if (vl && vr) return best_sum_runs(s, sp, vl, vr, C, scale, base, n, best_out, arg_out);
     uint64_t best = *best_out, l = sp->left0, r = sp->right0;
-    uint32_t arg = *arg_out;
+    uint32_t arg = arg_out ? *arg_out : 0;
     pdt_status st = PDT_OK;
     for (uint32_t i = 0; i < n; i++, l += dl, r += dr) {
         const uint64_t a = v0[l], b = v0[r];
@@ -522,7 +509,7 @@ static __attribute__((noinline)) pdt_status best_sum_stepped(dp_state *s, const 
         if (x < best) best = x, arg = i;
     }
     *best_out = best;
-    *arg_out = arg;
+    if (arg_out) *arg_out = arg;
     return st;
 }
 
@@ -595,13 +582,14 @@ static pdt_status best_pair(dp_state *s, const pdt_dp_splits *sp, size_t b, uint
 }
 
 /* The best of key's leaf and splits, solving the children it needs:
- * best[] (DP_INF: infeasible) and *arg (DEC_LEAF: the leaf; among equal
- * values the leaf, then the first split).  The splits stay on the arena at
+ * best[] (DP_INF: infeasible) and, when asked to decide, *arg (DEC_LEAF:
+ * the leaf; among equal values the leaf, then the first split; without
+ * `decide` *arg may be left behind).  The splits stay on the arena at
  * *base, *n of them as *sp describes them (*n = UINT32_MAX: none, stopped
  * or an error).  A solved key's children are all solved, so running it
  * again for a solved key (the rebuild) solves nothing and decides alike. */
-static pdt_status select_best(dp_state *s, uint64_t key, uint64_t best[2], uint32_t *arg, size_t *base, uint32_t *n,
-                              pdt_dp_splits *sp)
+static pdt_status select_best(dp_state *s, uint64_t key, bool decide, uint64_t best[2], uint32_t *arg, size_t *base,
+                              uint32_t *n, pdt_dp_splits *sp)
 {
     uint64_t leaf[2] = {0, 0};
     best[0] = DP_INF, best[1] = 0;
@@ -615,7 +603,7 @@ static pdt_status select_best(dp_state *s, uint64_t key, uint64_t best[2], uint3
     *n = stopped(s) ? UINT32_MAX : push_splits(s, key, sp, &st);
     if (*n == UINT32_MAX) return st;
     bool fast = s->dense && !s->two && s->info.combine[0] == PDT_DP_SUM;
-    if (fast && sp->stepped) return best_sum_stepped(s, sp, *base, *n, &best[0], arg);
+    if (fast && sp->stepped) return best_sum_stepped(s, sp, *base, *n, &best[0], decide ? arg : NULL);
     if (fast) return best_sum(s, *base, *n, &best[0], arg);
     if (s->dense && s->two && !sp->stepped) return best_pair_dense(s, *base, *n, best, arg);
     return best_pair(s, sp, *base, *n, best, arg);
@@ -630,7 +618,7 @@ static pdt_status solve_key(dp_state *s, uint64_t key, size_t slot)
     uint32_t arg, n;
     size_t base;
     pdt_dp_splits sp;
-    pdt_status st = select_best(s, key, best, &arg, &base, &n, &sp);
+    pdt_status st = select_best(s, key, false, best, &arg, &base, &n, &sp);
     if (n != UINT32_MAX) s->stats.candidates += n;
     s->top = base;
     if (!s->dense) slot = slot_find(s, key);
@@ -666,7 +654,7 @@ static pdt_status emit(dp_state *s, uint64_t key, pdt_tree_out *t, uint64_t v[2]
     pdt_status st = PDT_OK;
     if (solved) {
         if (s->v0[slot] == R_INF) return PDT_OK;
-        st = select_best(s, key, best, &arg, &base, &n, &sp);
+        st = select_best(s, key, true, best, &arg, &base, &n, &sp);
         if (!st && (stopped(s) || best[0] != s->v0[slot] - 1))
             st = pdt_error_set(s->err, PDT_EINTERNAL, "a solved subproblem decided otherwise when rebuilt");
         *ok = true;
