@@ -40,7 +40,14 @@ endif()
 set(PDT_WITH_OPENMP OFF)
 set(PDT_PC_OPENMP "")
 if(OpenMP_C_FOUND)
-  target_link_libraries(pdt_shared PRIVATE OpenMP::OpenMP_C)
+  # GCC's runtime is opened on demand (framework/lazy/openmp.c): a run that
+  # starts no thread does not load it.  Other compilers' runtimes and
+  # sanitised builds link it as usual.
+  if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT PDT_SANITIZE AND NOT PDT_FUZZ AND NOT PDT_TSAN)
+    target_sources(pdt_shared PRIVATE ${PROJECT_SOURCE_DIR}/framework/lazy/openmp.c)
+  else()
+    target_link_libraries(pdt_shared PRIVATE OpenMP::OpenMP_C)
+  endif()
   set(PDT_WITH_OPENMP ON)
   set(PDT_PC_OPENMP "${OpenMP_C_FLAGS}")
 endif()

@@ -387,33 +387,35 @@ static const uint64_t *run_of(const dp_state *s, uint64_t key0, uint64_t step)
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 #include <immintrin.h>
 
-/* AVX-512: the least sum by unsigned minima (a loop-carried chain one
- * instruction long), the faults as a lane mask; the last, partial block is
+/* AVX-512: unsigned minima and maxima (loop-carried chains one instruction
+ * long, tested lane-wise once at the end); the last, partial block is
  * masked. */
 static uint64_t run_min(bool *clean, const uint64_t *vl, const uint64_t *vr, const uint64_t *C, uint64_t scale,
                         uint32_t n)
 {
     const __m512i all = _mm512_set1_epi64(-1), zero = _mm512_setzero_si512();
-    const __m512i vs = _mm512_set1_epi64((long long)scale), limit = _mm512_set1_epi64((long long)(DP_INF + 2));
-    __m512i least = all;
-    __mmask8 bad = 0;
+    const __m512i vs = _mm512_set1_epi64((long long)scale);
+    __m512i least = all, child = all, most = zero; /* least sum, least child, greatest sum */
     uint32_t j = 0;
     for (; j + 8 <= n; j += 8) {
         const __m512i a = _mm512_loadu_si512(vl + j), b = _mm512_loadu_si512(vr + j);
         const __m512i x = _mm512_add_epi64(_mm512_add_epi64(a, b),
                                            _mm512_mullo_epi64(vs, _mm512_loadu_si512(C + j)));
-        bad |= _mm512_cmpeq_epu64_mask(_mm512_min_epu64(a, b), zero) | _mm512_cmpge_epu64_mask(x, limit);
+        child = _mm512_min_epu64(child, _mm512_min_epu64(a, b));
+        most = _mm512_max_epu64(most, x);
         least = _mm512_min_epu64(least, x);
     }
     if (j < n) {
         const __mmask8 in = (__mmask8)((1u << (n - j)) - 1);
         const __m512i a = _mm512_maskz_loadu_epi64(in, vl + j), b = _mm512_maskz_loadu_epi64(in, vr + j);
         const __m512i c = _mm512_mullo_epi64(vs, _mm512_maskz_loadu_epi64(in, C + j));
-        const __m512i x = _mm512_mask_mov_epi64(all, in, _mm512_add_epi64(_mm512_add_epi64(a, b), c));
-        bad |= in & (_mm512_cmpeq_epu64_mask(_mm512_min_epu64(a, b), zero) | _mm512_cmpge_epu64_mask(x, limit));
-        least = _mm512_min_epu64(least, x);
+        const __m512i x = _mm512_add_epi64(_mm512_add_epi64(a, b), c);
+        child = _mm512_mask_min_epu64(child, in, child, _mm512_min_epu64(a, b));
+        most = _mm512_mask_max_epu64(most, in, most, x);
+        least = _mm512_mask_min_epu64(least, in, least, x);
     }
-    *clean = !bad;
+    *clean = !(_mm512_cmpeq_epu64_mask(child, zero) |
+               _mm512_cmpge_epu64_mask(most, _mm512_set1_epi64((long long)(DP_INF + 2))));
     return _mm512_reduce_min_epu64(least);
 }
 #else
