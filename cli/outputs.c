@@ -236,6 +236,8 @@ bool cli_outputs_stage(const char **path, cli_outputs *set, const char *option)
     return true;
 }
 
+FILE *cli_outputs_open(const char *path) { return fopen(path, "r+b"); }
+
 void cli_outputs_fail(cli_outputs *set, const char *option, const char *message)
 {
     fprintf(stderr, "pdt %s: option --%s: %s\n", set->cmd, option, message);
