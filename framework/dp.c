@@ -32,6 +32,7 @@ typedef struct dp_state {
     pdt_dp_info info;
     bool two;            /* component 1 is used */
     bool dense;
+    bool summing;        /* dense, one component, summed: the loops of best_sum* */
     uint64_t *v0, *v1;   /* values by slot: v0 biased (R_*), v1 as it is */
     /* A dense square table of g² keys (g = grid): component 0 also by
      * transposed key (key % g)·g + key / g, so that a stepped loop walking a
@@ -233,7 +234,7 @@ static uint32_t push_splits(dp_state *s, uint64_t key, pdt_dp_splits *sp, pdt_st
         s->fallback = true;
         return UINT32_MAX;
     }
-    bool keep = sp->stepped && s->dense && !s->two && s->info.combine[0] == PDT_DP_SUM;
+    bool keep = sp->stepped && s->summing;
     if (sp->stepped && !keep) {
         for (uint32_t i = 0; i < n; i++) {
             sp->left[i] = sp->left0 + i * sp->left_step;
@@ -604,9 +605,8 @@ static pdt_status select_best(dp_state *s, uint64_t key, bool decide, uint64_t b
     *base = s->top;
     *n = stopped(s) ? UINT32_MAX : push_splits(s, key, sp, &st);
     if (*n == UINT32_MAX) return st;
-    bool fast = s->dense && !s->two && s->info.combine[0] == PDT_DP_SUM;
-    if (fast && sp->stepped) return best_sum_stepped(s, sp, *base, *n, &best[0], decide ? arg : NULL);
-    if (fast) return best_sum(s, *base, *n, &best[0], arg);
+    if (s->summing && sp->stepped) return best_sum_stepped(s, sp, *base, *n, &best[0], decide ? arg : NULL);
+    if (s->summing) return best_sum(s, *base, *n, &best[0], arg);
     if (s->dense && s->two && !sp->stepped) return best_pair_dense(s, *base, *n, best, arg);
     return best_pair(s, sp, *base, *n, best, arg);
 }
@@ -712,6 +712,7 @@ static pdt_status dp_begin(dp_state *s, const pdt_node *root)
     if (!s->info.active) return PDT_OK;
     s->two = s->info.combine[1] != PDT_DP_UNUSED;
     s->dense = s->info.n_keys != 0;
+    s->summing = s->dense && !s->two && s->info.combine[0] == PDT_DP_SUM;
     if (!table_alloc(s, s->dense ? s->info.n_keys : 1024)) {
         table_free(s);
         s->info.active = false; /* too large for the cache: the generic recursion decides */
