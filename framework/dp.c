@@ -214,7 +214,7 @@ static bool arena_reserve(dp_state *s, size_t n)
  * summing loop over a dense table reads them so; elsewhere they are listed.
  * *sp is the plugin's own output: no copy of it is made (a copy read back
  * right after the plugin's scalar stores stalls on store forwarding). */
-static uint32_t push_splits(dp_state *s, uint64_t key, pdt_dp_splits *sp, pdt_status *st)
+static inline __attribute__((always_inline)) uint32_t push_splits(dp_state *s, uint64_t key, pdt_dp_splits *sp, pdt_status *st)
 {
     if (!arena_reserve(s, s->info.max_splits)) {
         *st = pdt_error_set(s->err, PDT_ENOMEM, "out of memory for the search");
@@ -480,7 +480,7 @@ static pdt_status best_sum_runs(dp_state *s, const pdt_dp_splits *sp, const uint
 
 /* The same for evenly stepped children: the keys are computed, not read.
  * arg_out NULL: the value alone (the search), no index. */
-static __attribute__((noinline)) pdt_status best_sum_stepped(dp_state *s, const pdt_dp_splits *sp, size_t base,
+static inline __attribute__((always_inline)) pdt_status best_sum_stepped(dp_state *s, const pdt_dp_splits *sp, size_t base,
                                                              uint32_t n, uint64_t *best_out, uint32_t *arg_out)
 {
     if (n == 0) return PDT_OK;
