@@ -61,7 +61,10 @@ static bool write_result(cli_outputs *set, const pdt_count_report *r, const char
     const char *path = NULL;
     bool ok = doc && json_object_set_new(doc, "data", json_string(data)) == 0 &&
               cli_outputs_stage(&path, set, "output");
-    if (ok && json_dump_file(doc, path, JSON_INDENT(2)) != 0) {
+    FILE *f = ok ? cli_outputs_open(path) : NULL;
+    bool written = f && json_dumpf(doc, f, JSON_INDENT(2)) == 0;
+    if (f && fclose(f) != 0) written = false;
+    if (ok && !written) {
         cli_outputs_fail(set, "output", "cannot write the result document");
         ok = false;
     } else if (!doc) {

@@ -132,7 +132,7 @@ static bool write_json(const front_run *r, const char *path, pdt_error *err)
         if (ok) pdt_error_set(err, PDT_ENOMEM, "out of memory building the front document");
         return false;
     }
-    FILE *f = fopen(path, "w");
+    FILE *f = cli_outputs_open(path);
     ok = f && json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF;
     if (f && fclose(f) != 0) ok = false;
     if (!ok) pdt_error_set(err, PDT_EIO, "cannot write %s", path);

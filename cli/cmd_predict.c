@@ -79,7 +79,7 @@ static bool write_predictions(cli_outputs *set, const pdt_model *m, const pdt_da
 {
     const char *path = NULL;
     if (!cli_outputs_stage(&path, set, "output")) return false;
-    FILE *f = path ? fopen(path, "wb") : NULL;
+    FILE *f = path ? cli_outputs_open(path) : NULL;
     if (!f) {
         cli_outputs_fail(set, "output", strerror(errno));
         return false;

@@ -236,6 +236,8 @@ bool cli_outputs_stage(const char **path, cli_outputs *set, const char *option)
     return true;
 }
 
+FILE *cli_outputs_open(const char *path) { return fopen(path, "r+b"); }
+
 void cli_outputs_fail(cli_outputs *set, const char *option, const char *message)
 {
     fprintf(stderr, "pdt %s: option --%s: %s\n", set->cmd, option, message);
@@ -402,8 +404,14 @@ bool cli_outputs_commit(cli_outputs *set)
     sigprocmask(SIG_BLOCK, &block, &old);
     dir_lock locks[CLI_MAX_OUTPUTS];
     backup backups[CLI_MAX_OUTPUTS];
-    size_t n_locks = lock_dirs(locks, set);
-    for (size_t i = 0; i < set->n; i++) keep_backup(&backups[i], &set->o[i]);
+    /* A single output needs neither lock nor backup: its rename alone is
+     * atomic, and nothing after it can fail and call for a roll-back. */
+    bool several = set->n > 1;
+    size_t n_locks = several ? lock_dirs(locks, set) : 0;
+    for (size_t i = 0; i < set->n; i++) {
+        backups[i].kept = backups[i].renamed = false;
+        if (several) keep_backup(&backups[i], &set->o[i]);
+    }
     long delay_ms = test_hook("PDT_TEST_COMMIT_DELAY_MS"), fail_at = test_hook("PDT_TEST_COMMIT_FAIL");
     bool ok = true;
     for (size_t i = 0; i < set->n && ok; i++) {

@@ -53,6 +53,12 @@ const char *cli_outputs_format(const cli_outputs *set, const char *option);
  * option was not given).  False (printed, everything staged removed) when it
  * cannot be created. */
 bool cli_outputs_stage(const char **path, cli_outputs *set, const char *option);
+/* The staged file at path opened for writing as it is (created empty by
+ * cli_outputs_stage), without truncating it: on ext4 a file truncated to
+ * size 0 and written is flushed to disk when closed (the replace-via-
+ * truncate heuristic), which costs a small run more than the rest of its
+ * output.  NULL (errno set) when it cannot be opened. */
+FILE *cli_outputs_open(const char *path);
 /* A writer failed: prints "pdt CMD: option --X: message" and removes every
  * staged file. */
 void cli_outputs_fail(cli_outputs *set, const char *option, const char *message);

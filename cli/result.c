@@ -44,7 +44,7 @@ bool cli_result_set(json_t *doc, const char *key, json_t *value)
 /* The JSON document into a file pdt owns (a staged temporary file). */
 static bool dump_json(const json_t *doc, const char *path)
 {
-    FILE *f = fopen(path, "wb");
+    FILE *f = cli_outputs_open(path);
     if (!f) return false;
     bool ok = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF;
     ok = !ferror(f) && ok;

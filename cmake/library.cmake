@@ -40,14 +40,29 @@ endif()
 set(PDT_WITH_OPENMP OFF)
 set(PDT_PC_OPENMP "")
 if(OpenMP_C_FOUND)
-  target_link_libraries(pdt_shared PRIVATE OpenMP::OpenMP_C)
+  # GCC's runtime is opened on demand (framework/lazy/openmp.c): a run that
+  # starts no thread does not load it.  Other compilers' runtimes and
+  # sanitised builds link it as usual.
+  if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT PDT_SANITIZE AND NOT PDT_FUZZ AND NOT PDT_TSAN)
+    target_sources(pdt_shared PRIVATE ${PROJECT_SOURCE_DIR}/framework/lazy/openmp.c)
+  else()
+    target_link_libraries(pdt_shared PRIVATE OpenMP::OpenMP_C)
+  endif()
   set(PDT_WITH_OPENMP ON)
   set(PDT_PC_OPENMP "${OpenMP_C_FLAGS}")
 endif()
 # The program finds libpdt.so beside it in the build tree, in ../lib once installed.
 # What cli/ calls itself (libpdt.a brought these along).
 target_link_libraries(pdt_cli PRIVATE PkgConfig::JANSSON ${MATH_LIBRARY})
-set_target_properties(pdt_cli PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+# One run path serves both ($ORIGIN, then $ORIGIN/../lib), so CMake has no
+# run path to rewrite at install: for one it would rewrite, it links the
+# build-tree program with a run path ending in an empty entry (room to grow),
+# which the loader reads as the current directory, and every system library
+# was looked for in a dozen places under whatever directory pdt ran in
+# (48 failed opens, a tenth of a small run's start-up; and a file there named
+# like one of them would have been loaded).
+set_target_properties(pdt_cli PROPERTIES BUILD_WITH_INSTALL_RPATH ON
+                      INSTALL_RPATH "$ORIGIN:$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 
 install(TARGETS pdt pdt_shared ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

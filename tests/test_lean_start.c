@@ -157,6 +157,38 @@ static void test_lean_start_not_a_module(void **state)
     free(png);
 }
 
+/* The OpenMP runtime comes when a search starts threads (libpdt.so opens it
+ * on demand, framework/lazy/openmp.c): a matrix chain never maps it; a fit
+ * on two threads does, and runs on both.  A build that links the runtime
+ * (another compiler, a sanitiser) names it among the program's
+ * dependencies; there only the second half holds. */
+static void test_lean_start_openmp_on_demand(void **state)
+{
+    (void)state;
+    tu_run r;
+    static const char *const listing[] = {"LD_TRACE_LOADED_OBJECTS=1", NULL}, *const no_args[] = {NULL};
+    run_with_env(&r, listing, no_args);
+    assert_int_equal(r.status, 0);
+    bool linked = strstr(r.out, "libgomp") != NULL;
+    tu_run_free(&r);
+    static const char *const env[] = {"LD_DEBUG=files", NULL};
+    static const char *const chain[] = {"chain", "--dims", "30 35 15 5 10 20 25", NULL};
+    run_with_env(&r, env, chain);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "objective 15125 scalar multiplications (optimal)"));
+    if (!linked && strstr(r.err, "libgomp")) fprintf(stderr, "%s\n", r.err);
+    assert_true(linked || !strstr(r.err, "libgomp"));
+    tu_run_free(&r);
+    const char *fit[] = {"fit", "--data", tu_data("iris.csv"), "--rules", "axis", "--depth", "3",
+                         "--threads", "2", "-q", NULL};
+    run_with_env(&r, env, fit);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(optimal)"));
+    assert_non_null(strstr(r.out, "over 2 workers"));
+    assert_non_null(strstr(r.err, "libgomp"));
+    tu_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_lean_start_svg_loads_the_module),
         cmocka_unit_test(test_lean_start_missing_module),
         cmocka_unit_test(test_lean_start_not_a_module),
+        cmocka_unit_test(test_lean_start_openmp_on_demand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

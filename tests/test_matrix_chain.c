@@ -270,6 +270,53 @@ static void test_matrix_chain_time_limit(void **state)
     pdt_chain_dims_free(p, n + 1);
 }
 
+/* The order a search picks, as a copy; *dp: whether the stats are the
+ * compact-key DP's (every interval entered once, two cache reads a split). */
+static char *order_with(bool *dp, const mpz_t *p, size_t n_dims, const pdt_search_opts *opts)
+{
+    pdt_chain *c = NULL;
+    pdt_error err;
+    assert_int_equal(pdt_chain_new(&c, p, n_dims, &err), PDT_OK);
+    assert_int_equal(pdt_chain_solve(c, opts, &err), PDT_OK);
+    const pdt_search_stats *st = pdt_chain_stats(c);
+    size_t n = n_dims - 1;
+    *dp = st->nodes == n * (n + 1) / 2 && st->memo_hits == 2 * st->candidates;
+    char *order = strdup(pdt_chain_order(c));
+    pdt_chain_free(&c);
+    return order;
+}
+
+/* Among equal costs the first split wins, in the compact-key DP (which
+ * keeps no decisions and finds them again while rebuilding, its vector
+ * only the value and looking the split up afterwards) exactly as in the
+ * generic recursion (min_leaf = 1, which every chain meets, keeps the DP
+ * out; the stats tell the two apart).  Dimensions in
+ * 1..3 make ties everywhere; up to 40 matrices cross whole and partial
+ * blocks of eight splits. */
+static void test_matrix_chain_ties_go_to_the_first_split(void **state)
+{
+    (void)state;
+    tu_rng rng = {2718};
+    pdt_search_opts generic;
+    pdt_search_opts_init(&generic);
+    generic.min_leaf = 1;
+    for (int trial = 0; trial < 40; trial++) {
+        size_t n = 2 + tu_below(&rng, trial < 30 ? 12 : 39);
+        mpz_t *p = malloc((n + 1) * sizeof *p);
+        for (size_t i = 0; i <= n; i++) mpz_init_set_ui(p[i], 1 + tu_below(&rng, 3));
+        bool dp_used = false, rec_dp = true;
+        char *dp = order_with(&dp_used, (const mpz_t *)p, n + 1, NULL);
+        char *rec = order_with(&rec_dp, (const mpz_t *)p, n + 1, &generic);
+        assert_true(dp_used);
+        assert_false(rec_dp);
+        if (strcmp(dp, rec) != 0) fprintf(stderr, "n %zu: DP %s, recursion %s\n", n, dp, rec);
+        assert_string_equal(dp, rec);
+        free(dp);
+        free(rec);
+        pdt_chain_dims_free(p, n + 1);
+    }
+}
+
 static void expect_parse_error(const char *text, bool is_file, const char *message)
 {
     mpz_t *d = NULL;
@@ -317,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_matrix_chain_overflow_midway),
         cmocka_unit_test(test_matrix_chain_time_limit),
         cmocka_unit_test(test_matrix_chain_beyond_64_bits),
+        cmocka_unit_test(test_matrix_chain_ties_go_to_the_first_split),
         cmocka_unit_test(test_matrix_chain_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
