@@ -80,8 +80,8 @@ def test_cli_model_loads_in_python(tmp_path, pdt_bin):
 
 
 def test_exact_texts_agree_with_the_cli_everywhere(tmp_path, pdt_bin):
-    """Floats cannot hold wine's decimals (3.6 is not 36/10), so a row lying on a
-    CLI threshold may fall on the other side; read as text, every value is the
+    """Floats cannot hold decimals (3.6 is not 36/10), so a row lying on a CLI
+    threshold may fall on the other side; read as text, every value is the
     CLI's rational: the CLI's model predicts the same in Python on every row,
     and a Python fit prints the CLI's thresholds."""
     X = pd.read_csv(data_path("wine.csv"), encoding="utf-8-sig", dtype=str)
@@ -91,8 +91,17 @@ def test_exact_texts_agree_with_the_cli_everywhere(tmp_path, pdt_bin):
     clf = pdt.load(path)
     theirs = np.array(cli_predictions(pdt_bin, path, data_path("wine.csv")), dtype=int)
     np.testing.assert_array_equal(clf.predict(X), theirs)
-    as_floats = clf.predict(X.astype(float))
-    assert np.sum(as_floats != theirs) >= 1  # a row with Feat9 = 3.6 on the threshold 3.6: the double is above it
+    # The float pitfall itself, on a file made for it: the one threshold is x <= 3.6
+    # (a data value), and the double nearest 3.6 lies above 36/10, so as a float the
+    # row x = 3.6 falls on the right, read as text on the left.
+    small = str(tmp_path / "small.csv")
+    with open(small, "w", encoding="utf-8") as f:
+        f.write("x,label\n3.5,0\n3.6,0\n3.7,1\n3.8,1\n")
+    tiny = str(tmp_path / "tiny.json")
+    run_pdt(pdt_bin, "fit", "--data", small, "--depth", "1", "-o", tiny, "-q")
+    Xs = pd.DataFrame({"x": ["3.5", "3.6", "3.7", "3.8"]})
+    np.testing.assert_array_equal(pdt.load(tiny).predict(Xs), [0, 0, 1, 1])
+    np.testing.assert_array_equal(pdt.load(tiny).predict(Xs.astype(float)), [0, 1, 1, 1])
     mine = pdt.OptimalTreeClassifier(max_depth=2).fit(X, y)
     assert mine.objective_ == clf.objective_
     assert mine.to_text().splitlines()[1:] == clf.to_text().splitlines()[1:]
