@@ -52,6 +52,13 @@ struct bs_search {
     bs_value unit;      /* a tree's value: errors · unit + nodes · per_node */
     uint32_t per_node;
     bool proven;        /* per_node: search until the size is proven minimal */
+    uint64_t *bp_rows; /* binary_perfect.c: every item's features, bp_fw words each (NULL: no test) */
+    uint64_t *bp_cols; /* a sample's feature columns, one word each ... */
+    uint64_t *bp_uc;   /* ... the distinct ones ... */
+    uint32_t *bp_ufid; /* ... and their features */
+    uint32_t *bp_slot; /* a hash table of kept columns (index + 1) */
+    size_t bp_slots;
+    size_t bp_fw;
     bs_stats stats;
 };
 
@@ -72,6 +79,14 @@ bs_value bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
 void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d);
 /* The best lower bound known for (D, d, n) without searching. */
 bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
+/* binary_perfect.c (two classes): a lower bound L ≤ k + 1 on the branch nodes of
+ * a tree with no error over the m items within depth d (k ≤ 3; L = k + 1: none
+ * has ≤ k).  *depth > 0 when a tree of L nodes exists: its depth (BP_EXACT_LEAF
+ * for 0 nodes); 0 when L is only a bound. */
+#define BP_EXACT_LEAF UINT32_MAX
+uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t k, uint32_t *depth);
+void bp_init(bs_search *s);
+void bp_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }
 
