@@ -86,12 +86,21 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
  * errorless tree of fewer than L nodes within depth d means no value below
  * min(L, unit) for every smaller depth (for every depth when L − 1 ≤ d: such
  * trees are at most L − 1 deep).  *depth as bp_least's. */
+/* Below this many items the depth-2 solver's counts cost less than a sample
+ * (measured: breast-wisconsin depth 5 is slower with 128, mushroom faster). */
+#define BP_MIN_ITEMS 512
+
 static uint32_t errorless_least(bs_search *s, bs_set *D, uint32_t d, uint32_t k, uint32_t *depth)
 {
     const uint32_t least = bp_least(s, D->bits, D->m, d, k, depth);
     const bs_value v = (bs_value)least < s->unit ? (bs_value)least : s->unit;
     bc_node *nd = bs_node_of(s, D);
-    if (v > 0) bc_store_lower(&s->cache, nd, least - 1 <= d ? UINT32_MAX : d, UINT32_MAX, v);
+    if (*depth && *depth <= 2 && least <= k) { /* the least at every depth ≥ 2 (smaller trees are ≤ 2 deep) */
+        bc_entry e = {UINT32_MAX, UINT32_MAX, least, least, BS_D2, least, least, *depth};
+        bc_store_optimum(&s->cache, nd, &e);
+    } else if (v > 0) {
+        bc_store_lower(&s->cache, nd, least - 1 <= d ? UINT32_MAX : d, UINT32_MAX, v);
+    }
     return least;
 }
 
@@ -102,8 +111,9 @@ static uint32_t errorless_least(bs_search *s, bs_set *D, uint32_t d, uint32_t k,
  * ≤ 2 (the depth-2 solver rebuilds it).  Otherwise *lb is raised. */
 static bool errorless_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, bs_value *lb)
 {
-    if (!s->proven || !s->bp_rows || (bs_value)ub >= s->unit) return false;
+    if (!s->proven || !s->bp_rows || (bs_value)ub >= s->unit || D->m < BP_MIN_ITEMS) return false;
     const uint32_t most = (uint32_t)ub < n ? (uint32_t)ub : n, k = most < 3 ? most : 3;
+    if (k < most && d > 2) return false; /* more than 3 nodes: the search decides */
     uint32_t depth, least = errorless_least(s, D, d, k, &depth);
     if (least > k && (k == most || d <= 2)) { /* no errorless tree within the limits and ub */
         s->stats.pruned++;
@@ -111,11 +121,9 @@ static bool errorless_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint
         bc_store_lower(&s->cache, bs_node_of(s, D), d, n, o->lb);
         return true;
     }
-    if (least <= k && depth && depth <= 2) { /* the least errorless tree: the optimum */
+    if (least <= k && depth && depth <= 2) { /* the least errorless tree: the optimum (kept) */
         o->cost = o->lb = least;
         o->feature = BS_D2, o->nl = o->size = least, o->depth = depth;
-        bc_entry e = {d, n, least, least, BS_D2, least, least, depth};
-        if (d >= 3) bc_store_optimum(&s->cache, bs_node_of(s, D), &e);
         return true;
     }
     if (least > *lb) *lb = least;
@@ -130,12 +138,17 @@ static void child_floor(bs_search *s, bs_set *C, uint32_t dch, uint32_t nch, int
     if (C->leaf == 0 || C->m == 0) return;
     bc_node *nd = bs_node_of(s, C);
     if (!nd) return;
-    if (s->bp_rows && (bs_value)cub < s->unit) { /* only errorless trees count: their least size */
+    if (s->bp_rows && (bs_value)cub < s->unit && C->m >= BP_MIN_ITEMS) { /* only errorless trees count */
         /* enough to cut the configuration: more than cub − 1 − other nodes */
-        const bs_value lb = bs_lower_of(s, C, dch, nch), want = (bs_value)cub - other; /* cub ≥ other + 1 */
+        const bs_value want = (bs_value)cub - other; /* cub ≥ other + 1 */
         uint32_t depth;
-        if (lb < want && lb <= 3) errorless_least(s, C, dch, want - 1 < 3 ? (uint32_t)(want - 1) : 3, &depth);
-        return;
+        if (want <= 4) {
+            uint32_t d = dch, n = nch;
+            bs_normalise(&d, &n);
+            if (bs_lower_of(s, C, d, n) < want && !bc_optimum(nd, d, n)) /* not known yet */
+                errorless_least(s, C, d, (uint32_t)want - 1, &depth);
+            return;
+        }
     }
     if (dch >= 3 && nd->d2[1] == BS_NONE) {
         d2_values(s->d2, C->bits, C->m, nd->d2);
@@ -242,9 +255,11 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     bs_level *lv = bs_level_get(s, level);
     if (!lv) return bs_fail_oom(s);
     bc_node *nd = bs_node_of(s, D);
-    if (s->proven && nd && nd->d2[1] == BS_NONE && !(s->bp_rows && (bs_value)ub < s->unit)) {
+    const bool errorless = s->bp_rows && (bs_value)ub < s->unit && D->m >= BP_MIN_ITEMS;
+    if (s->proven && nd && nd->d2[1] == BS_NONE && !errorless) {
         /* lexicographic: the depth-2 optima give the incumbent and the fewest nodes
-         * a tree with the bound's errors needs (the search stops when reached) */
+         * a tree with the bound's errors needs (the search stops when reached);
+         * below one error, on many items, the errorless test is cheaper */
         d2_values(s->d2, D->bits, D->m, nd->d2);
         s->stats.d2_calls++;
         lb = bc_size_floor(lb, D->leaf, nd->d2, n, s->unit);
