@@ -205,13 +205,14 @@ static void test_oracle_lexicographic_binary(void **state)
 static void test_oracle_lexicographic_errorless(void **state)
 {
     (void)state;
+    setenv("PDT_BINARY_SAMPLE_MIN", "0", 1); /* the errorless test on every item set */
     tu_rng g = {1820};
     int errorless = 0, trials = 500;
     for (int t = 0; t < trials; t++) {
         instance in;
         char *text;
         small_tree_instance(&g, &in, &text, MAX_ROWS);
-        uint32_t depth = 2 + tu_below(&g, in.f > 5 ? 2 : 3), cap = (1u << depth) - 1;
+        uint32_t depth = in.f > 5 ? 2 + tu_below(&g, 2) : 3 + tu_below(&g, 2), cap = (1u << depth) - 1;
         uint32_t size = tu_below(&g, 4) == 0 ? 1 + tu_below(&g, cap) : cap;
         pdt_dataset *ds = NULL;
         pdt_error err;
@@ -227,10 +228,11 @@ static void test_oracle_lexicographic_errorless(void **state)
         pdt_dataset_free(&ds);
         free(text);
     }
+    unsetenv("PDT_BINARY_SAMPLE_MIN");
     assert_true(errorless > trials / 3); /* the case under test is a common one (230 of 500) */
 }
 
-/* More rows than one sample holds (65–400): samples are refined by the items a
+/* More rows than one sample holds (65–1600): samples are refined by the items a
  * tree found on them misclassifies, or fill up and give only a bound.  Against
  * the generic engine's (errors, nodes). */
 static void test_oracle_lexicographic_errorless_rows(void **state)
@@ -238,7 +240,8 @@ static void test_oracle_lexicographic_errorless_rows(void **state)
     (void)state;
     tu_rng g = {1821};
     for (int t = 0; t < 60; t++) {
-        size_t n = 65 + tu_below(&g, 936), nf = 3 + tu_below(&g, 10);
+        setenv("PDT_BINARY_SAMPLE_MIN", t % 2 ? "0" : "512", 1); /* every set, or the default's */
+        size_t n = 65 + tu_below(&g, 1536), nf = 3 + tu_below(&g, 10);
         small_tree tree = {.n = 0};
         uint32_t leaves = tu_below(&g, 2), noise = tu_below(&g, 4) ? 0 : 1;
         int32_t root = grow(&g, &tree, 2 + tu_below(&g, 5), nf, &leaves);
@@ -270,6 +273,7 @@ static void test_oracle_lexicographic_errorless_rows(void **state)
         pdt_dataset_free(&ds);
         free(text);
     }
+    unsetenv("PDT_BINARY_SAMPLE_MIN");
 }
 
 static void test_oracle_lexicographic_generic(void **state)

@@ -86,10 +86,6 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
  * errorless tree of fewer than L nodes within depth d means no value below
  * min(L, unit) for every smaller depth (for every depth when L − 1 ≤ d: such
  * trees are at most L − 1 deep).  *depth as bp_least's. */
-/* Below this many items the depth-2 solver's counts cost less than a sample
- * (measured: breast-wisconsin depth 5 is slower with 128, mushroom faster). */
-#define BP_MIN_ITEMS 512
-
 static uint32_t errorless_least(bs_search *s, bs_set *D, uint32_t d, uint32_t k, uint32_t *depth)
 {
     const uint32_t least = bp_least(s, D->bits, D->m, d, k, depth);
@@ -111,11 +107,11 @@ static uint32_t errorless_least(bs_search *s, bs_set *D, uint32_t d, uint32_t k,
  * ≤ 2 (the depth-2 solver rebuilds it).  Otherwise *lb is raised. */
 static bool errorless_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, bs_value *lb)
 {
-    if (!s->proven || !s->bp_rows || (bs_value)ub >= s->unit || D->m < BP_MIN_ITEMS) return false;
+    if (!s->proven || !s->bp_rows || (bs_value)ub >= s->unit || D->m < s->bp_min_items) return false;
     const uint32_t most = (uint32_t)ub < n ? (uint32_t)ub : n, k = most < 3 ? most : 3;
     if (k < most && d > 2) return false; /* more than 3 nodes: the search decides */
     uint32_t depth, least = errorless_least(s, D, d, k, &depth);
-    if (least > k && (k == most || d <= 2)) { /* no errorless tree within the limits and ub */
+    if (least > k) { /* no errorless tree within the limits and ub */
         s->stats.pruned++;
         o->lb = (bs_value)ub + 1 > *lb ? (bs_value)ub + 1 : *lb;
         bc_store_lower(&s->cache, bs_node_of(s, D), d, n, o->lb);
@@ -138,7 +134,7 @@ static void child_floor(bs_search *s, bs_set *C, uint32_t dch, uint32_t nch, int
     if (C->leaf == 0 || C->m == 0) return;
     bc_node *nd = bs_node_of(s, C);
     if (!nd) return;
-    if (s->bp_rows && (bs_value)cub < s->unit && C->m >= BP_MIN_ITEMS) { /* only errorless trees count */
+    if (s->bp_rows && (bs_value)cub < s->unit && C->m >= s->bp_min_items) { /* only errorless trees count */
         /* enough to cut the configuration: more than cub − 1 − other nodes */
         const bs_value want = (bs_value)cub - other; /* cub ≥ other + 1 */
         uint32_t depth;
@@ -255,7 +251,7 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     bs_level *lv = bs_level_get(s, level);
     if (!lv) return bs_fail_oom(s);
     bc_node *nd = bs_node_of(s, D);
-    const bool errorless = s->bp_rows && (bs_value)ub < s->unit && D->m >= BP_MIN_ITEMS;
+    const bool errorless = s->bp_rows && (bs_value)ub < s->unit && D->m >= s->bp_min_items;
     if (s->proven && nd && nd->d2[1] == BS_NONE && !errorless) {
         /* lexicographic: the depth-2 optima give the incumbent and the fewest nodes
          * a tree with the bound's errors needs (the search stops when reached);

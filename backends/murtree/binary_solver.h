@@ -59,6 +59,7 @@ struct bs_search {
     uint32_t *bp_slot; /* a hash table of kept columns (index + 1) */
     size_t bp_slots;
     size_t bp_fw;
+    uint32_t bp_min_items; /* the test runs on item sets at least this large */
     bs_stats stats;
 };
 
