@@ -42,6 +42,7 @@ typedef struct bp_sample {
     const uint32_t *fid; /* the kept feature's index */
     uint64_t a;          /* the sample's items of class 0 */
     size_t nf;
+    uint32_t *order;     /* scratch of w_le2, 2 · nf */
 } bp_sample;
 
 static bool w_pure(const bp_sample *w, uint64_t x) { return !(x & w->a) || !(x & ~w->a); }
@@ -57,15 +58,34 @@ static int64_t w_le1(const bp_sample *w, uint64_t x)
     return -1;
 }
 
-/* Two nodes on x: f with pure side *k and a ≤ 1-node other side (*g). */
+/* Two nodes on x: f with pure side *k and a ≤ 1-node other side (*g).  A
+ * stump g of x ∖ P (P the pure side) has all its violations on x — the items
+ * where g differs from a, or those where it agrees — inside P, so only the
+ * features with at most |P| violations (in one of the two senses) are tried:
+ * they are sorted by that count once (a counting sort, counts ≤ 64). */
 static bool w_le2(const bp_sample *w, uint64_t x, uint32_t *f, int *k, int64_t *g)
 {
+    uint32_t start[66] = {0}, *order = w->order, *viol = w->order + w->nf;
+    const uint32_t m = (uint32_t)__builtin_popcountll(x);
+    for (size_t j = 0; j < w->nf; j++) {
+        const uint32_t v = (uint32_t)__builtin_popcountll((w->c[j] ^ w->a) & x);
+        viol[j] = v < m - v ? v : m - v;
+        start[viol[j] + 1]++;
+    }
+    for (size_t v = 1; v < 66; v++) start[v] += start[v - 1];
+    for (size_t j = 0; j < w->nf; j++) order[start[viol[j]]++] = (uint32_t)j;
     for (size_t h = 0; h < w->nf; h++) {
         const uint64_t side[2] = {x & ~w->c[h], x & w->c[h]};
         if (!side[0] || !side[1]) continue;
         for (int j = 0; j < 2; j++) {
             if (!w_pure(w, side[j])) continue;
-            int64_t r = w_le1(w, side[1 - j]);
+            const uint64_t y = side[1 - j];
+            const uint32_t p = (uint32_t)__builtin_popcountll(side[j]);
+            int64_t r = w_pure(w, y) ? -2 : -1;
+            for (size_t q = 0; r == -1 && q < w->nf && viol[order[q]] <= p; q++) {
+                const uint64_t z = (w->c[order[q]] ^ w->a) & y;
+                if (!z || z == y) r = order[q];
+            }
             if (r == -1) continue;
             *f = w->fid[h], *k = j, *g = r < 0 ? r : (int64_t)w->fid[r];
             return true;
@@ -259,7 +279,7 @@ uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, u
     first_sample(s, items, m, c, &a, idx, &n);
     for (;;) {
         const uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
-        const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all)};
+        const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all), s->bp_order};
         bp_tree t;
         bool fits;
         if (!w_least(&w, all, d, k, &t)) return k + 1;
@@ -288,10 +308,11 @@ void bp_init(bs_search *s)
     s->bp_cols = calloc(dt->nf + 1, sizeof *s->bp_cols);
     s->bp_uc = calloc(dt->nf + 1, sizeof *s->bp_uc);
     s->bp_ufid = calloc(dt->nf + 1, sizeof *s->bp_ufid);
+    s->bp_order = calloc(2 * dt->nf + 1, sizeof *s->bp_order);
     s->bp_slots = 16;
     while (s->bp_slots < 2 * dt->nf) s->bp_slots *= 2;
     s->bp_slot = calloc(s->bp_slots, sizeof *s->bp_slot);
-    if (!s->bp_rows || !s->bp_cols || !s->bp_uc || !s->bp_ufid || !s->bp_slot) return bp_clear(s);
+    if (!s->bp_rows || !s->bp_cols || !s->bp_uc || !s->bp_ufid || !s->bp_order || !s->bp_slot) return bp_clear(s);
     for (size_t f = 0; f < dt->nf; f++) {
         const uint64_t *col = dt->cols + f * s->words;
         for (size_t i = 0; i < dt->n; i++)
@@ -306,6 +327,8 @@ void bp_clear(bs_search *s)
     free(s->bp_uc);
     free(s->bp_ufid);
     free(s->bp_slot);
+    free(s->bp_order);
+    s->bp_order = NULL;
     s->bp_rows = s->bp_cols = s->bp_uc = NULL;
     s->bp_ufid = s->bp_slot = NULL;
 }

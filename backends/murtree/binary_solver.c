@@ -143,8 +143,8 @@ static void child_floor(bs_search *s, bs_set *C, uint32_t dch, uint32_t nch, int
             bs_normalise(&d, &n);
             if (bs_lower_of(s, C, d, n) < want && !bc_optimum(nd, d, n)) /* not known yet */
                 errorless_least(s, C, d, (uint32_t)want - 1, &depth);
-            return;
         }
+        return; /* else a floor of ≤ 4 nodes cannot cut it */
     }
     if (dch >= 3 && nd->d2[1] == BS_NONE) {
         d2_values(s->d2, C->bits, C->m, nd->d2);

@@ -56,6 +56,7 @@ struct bs_search {
     uint64_t *bp_cols; /* a sample's feature columns, one word each ... */
     uint64_t *bp_uc;   /* ... the distinct ones ... */
     uint32_t *bp_ufid; /* ... and their features */
+    uint32_t *bp_order; /* scratch: features ordered by violations, and the counts */
     uint32_t *bp_slot; /* a hash table of kept columns (index + 1) */
     size_t bp_slots;
     size_t bp_fw;
