@@ -201,17 +201,17 @@ static void spread(bs_search *s, const uint64_t *items, uint64_t flip, uint32_t 
     }
 }
 
-/* The first sample: up to BP_START items, half of each class when there are
+/* A first sample: up to size items, half of each class when there are
  * enough, spread evenly over the set. */
-static void first_sample(bs_search *s, const uint64_t *items, uint32_t m, uint64_t *c, uint64_t *a,
-                         uint32_t *idx, uint32_t *n)
+static void first_sample(bs_search *s, const uint64_t *items, uint32_t m, uint32_t size, uint64_t *c,
+                         uint64_t *a, uint32_t *idx, uint32_t *n)
 {
     uint32_t in = 0;
     for (size_t w = 0; w < s->words; w++) in += (uint32_t)__builtin_popcountll(items[w] & s->data->cls[w]);
-    const uint32_t out = m - in, half = BP_START / 2;
-    const uint32_t want_in = in < half ? in : out < half ? BP_START - out : half;
+    const uint32_t out = m - in, half = size / 2;
+    const uint32_t want_in = in < half ? in : out < half ? size - out : half;
     spread(s, items, 0, in, want_in, c, a, idx, n);
-    spread(s, items, ~UINT64_C(0), out, BP_START - *n, c, a, idx, n);
+    spread(s, items, ~UINT64_C(0), out, size - *n, c, a, idx, n);
 }
 
 /* Adds the first item of each class of every leaf of t that is impure on the
@@ -276,7 +276,7 @@ uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, u
     uint64_t *c = s->bp_cols, a = 0;
     uint32_t idx[64], n = 0;
     memset(c, 0, s->data->nf * sizeof *c);
-    first_sample(s, items, m, c, &a, idx, &n);
+    first_sample(s, items, m, BP_START, c, &a, idx, &n);
     for (;;) {
         const uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
         const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all), s->bp_order};
@@ -287,6 +287,27 @@ uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, u
         if (fits) *depth = t.depth ? t.depth : BP_EXACT_LEAF; /* the tree fits every item */
         return t.size; /* a lower bound: the least on a subset */
     }
+}
+
+void bp_parent_build(bs_search *s, bp_parent *p, const uint64_t *items, uint32_t m)
+{
+    uint32_t idx[64], n = 0;
+    p->a = 0;
+    memset(p->c, 0, s->data->nf * sizeof *p->c);
+    first_sample(s, items, m, 64, p->c, &p->a, idx, &n);
+    p->all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    p->ready = true;
+}
+
+uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, const uint64_t *items, uint32_t m,
+                     uint32_t d, uint32_t k, uint32_t *depth)
+{
+    *depth = 0;
+    if (!s->bp_rows) return 0;
+    const bp_sample w = {p->c, s->bp_ident, p->a, s->data->nf, s->bp_order};
+    bp_tree t;
+    if (!w_least(&w, (side ? p->c[f] : ~p->c[f]) & p->all, d, k, &t)) return k + 1; /* a subset says none */
+    return bp_least(s, items, m, d, k, depth);
 }
 
 /* The feature rows: bit f of item i's row is feature f (two classes, ≤ BP_FW_MAX
@@ -309,10 +330,12 @@ void bp_init(bs_search *s)
     s->bp_uc = calloc(dt->nf + 1, sizeof *s->bp_uc);
     s->bp_ufid = calloc(dt->nf + 1, sizeof *s->bp_ufid);
     s->bp_order = calloc(2 * dt->nf + 1, sizeof *s->bp_order);
+    s->bp_ident = calloc(dt->nf + 1, sizeof *s->bp_ident);
     s->bp_slots = 16;
     while (s->bp_slots < 2 * dt->nf) s->bp_slots *= 2;
     s->bp_slot = calloc(s->bp_slots, sizeof *s->bp_slot);
-    if (!s->bp_rows || !s->bp_cols || !s->bp_uc || !s->bp_ufid || !s->bp_order || !s->bp_slot) return bp_clear(s);
+    if (!s->bp_rows || !s->bp_cols || !s->bp_uc || !s->bp_ufid || !s->bp_order || !s->bp_ident || !s->bp_slot) return bp_clear(s);
+    for (size_t f = 0; f < dt->nf; f++) s->bp_ident[f] = (uint32_t)f;
     for (size_t f = 0; f < dt->nf; f++) {
         const uint64_t *col = dt->cols + f * s->words;
         for (size_t i = 0; i < dt->n; i++)
@@ -328,7 +351,8 @@ void bp_clear(bs_search *s)
     free(s->bp_ufid);
     free(s->bp_slot);
     free(s->bp_order);
-    s->bp_order = NULL;
+    free(s->bp_ident);
+    s->bp_order = s->bp_ident = NULL;
     s->bp_rows = s->bp_cols = s->bp_uc = NULL;
     s->bp_ufid = s->bp_slot = NULL;
 }

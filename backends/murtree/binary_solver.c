@@ -86,17 +86,22 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
  * errorless tree of fewer than L nodes within depth d means no value below
  * min(L, unit) for every smaller depth (for every depth when L − 1 ≤ d: such
  * trees are at most L − 1 deep).  *depth as bp_least's. */
-static uint32_t errorless_least(bs_search *s, bs_set *D, uint32_t d, uint32_t k, uint32_t *depth)
+static void errorless_keep(bs_search *s, bs_set *D, uint32_t d, uint32_t k, uint32_t least, uint32_t depth)
 {
-    const uint32_t least = bp_least(s, D->bits, D->m, d, k, depth);
     const bs_value v = (bs_value)least < s->unit ? (bs_value)least : s->unit;
     bc_node *nd = bs_node_of(s, D);
-    if (*depth && *depth <= 2 && least <= k) { /* the least at every depth ≥ 2 (smaller trees are ≤ 2 deep) */
-        bc_entry e = {UINT32_MAX, UINT32_MAX, least, least, BS_D2, least, least, *depth};
+    if (depth && depth <= 2 && least <= k) { /* the least at every depth ≥ 2 (smaller trees are ≤ 2 deep) */
+        bc_entry e = {UINT32_MAX, UINT32_MAX, least, least, BS_D2, least, least, depth};
         bc_store_optimum(&s->cache, nd, &e);
     } else if (v > 0) {
         bc_store_lower(&s->cache, nd, least - 1 <= d ? UINT32_MAX : d, UINT32_MAX, v);
     }
+}
+
+static uint32_t errorless_least(bs_search *s, bs_set *D, uint32_t d, uint32_t k, uint32_t *depth)
+{
+    const uint32_t least = bp_least(s, D->bits, D->m, d, k, depth);
+    errorless_keep(s, D, d, k, least, *depth);
     return least;
 }
 
@@ -129,7 +134,8 @@ static bool errorless_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint
 /* Lexicographic: what the child's own small trees say about its size, before
  * it is searched — the best stump for a depth-2 child (single counts), the
  * depth-2 optima for a deeper one (which its search needs anyway). */
-static void child_floor(bs_search *s, bs_set *C, uint32_t dch, uint32_t nch, int64_t cub, bs_value other)
+static void child_floor(bs_search *s, bs_level *lv, bs_set *C, uint32_t dch, uint32_t nch, int64_t cub,
+                        bs_value other)
 {
     if (C->leaf == 0 || C->m == 0) return;
     bc_node *nd = bs_node_of(s, C);
@@ -141,8 +147,14 @@ static void child_floor(bs_search *s, bs_set *C, uint32_t dch, uint32_t nch, int
         if (want <= 4) {
             uint32_t d = dch, n = nch;
             bs_normalise(&d, &n);
-            if (bs_lower_of(s, C, d, n) < want && !bc_optimum(nd, d, n)) /* not known yet */
-                errorless_least(s, C, d, (uint32_t)want - 1, &depth);
+            if (bs_lower_of(s, C, d, n) >= want || bc_optimum(nd, d, n)) return; /* known */
+            if (!lv->sample.ready && (lv->sample.c || (lv->sample.c = malloc(s->data->nf * sizeof *lv->sample.c))))
+                bp_parent_build(s, &lv->sample, lv->node->bits, lv->node->m);
+            const uint32_t k = (uint32_t)want - 1;
+            const uint32_t least = lv->sample.ready
+                ? bp_least_in(s, &lv->sample, C->via_f, C->via_side, C->bits, C->m, d, k, &depth)
+                : bp_least(s, C->bits, C->m, d, k, &depth);
+            errorless_keep(s, C, d, k, least, depth);
         }
         return; /* else a floor of ≤ 4 nodes cannot cut it */
     }
@@ -172,9 +184,9 @@ static bool configuration(bs_search *s, bs_level *lv, uint32_t dch, uint32_t nl,
     }
     bs_value lb1 = bs_lower_of(s, first, dch, n1), lb2 = bs_lower_of(s, second, dch, n2);
     if (s->proven && (int64_t)(lb1 + lb2 + pn) <= cub) {
-        child_floor(s, first, dch, n1, cub, lb2);
+        child_floor(s, lv, first, dch, n1, cub, lb2);
         lb1 = bs_lower_of(s, first, dch, n1);
-        if ((int64_t)(lb1 + lb2 + pn) <= cub) child_floor(s, second, dch, n2, cub, lb1);
+        if ((int64_t)(lb1 + lb2 + pn) <= cub) child_floor(s, lv, second, dch, n2, cub, lb1);
         lb2 = bs_lower_of(s, second, dch, n2);
     }
     if ((int64_t)(lb1 + lb2 + pn) > cub) {
@@ -268,6 +280,8 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1, nmin = n - 1 - nmax;
     bs_value rlb = BS_VNONE;
     memset(lv->seen_hash, 0, lv->seen_cap * sizeof *lv->seen_hash);
+    lv->node = D;
+    lv->sample.ready = false;
     lv->l.gen = lv->r.gen = d == 3 ? d2_context_enter(s->d2, D->bits, D->m) : 0;
     for (uint32_t f = 0; f < s->data->nf && !s->aborted; f++) {
         if (have && (best.cost <= lb || (!s->proven && best.cost / s->unit <= lb / s->unit)))

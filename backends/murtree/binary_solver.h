@@ -20,8 +20,17 @@ typedef struct bs_set {
     int via_side;    /* side (1: the feature holds) */
 } bs_set;
 
+/* A node's sample of ≤ 64 items (binary_perfect.c): one word per feature. */
+typedef struct bp_parent {
+    uint64_t *c;
+    uint64_t a, all; /* its items of class 0, all its items */
+    bool ready;
+} bp_parent;
+
 typedef struct bs_level {
     bs_set l, r;          /* the children of the split being tried */
+    const bs_set *node;   /* the node whose splits these are */
+    bp_parent sample;     /* its sample, made when a child's errorless test first needs it */
     uint64_t *seen_hash;  /* partitions already tried at this node (right item set) */
     uint32_t *seen_f;
     size_t seen_cap;
@@ -57,6 +66,7 @@ struct bs_search {
     uint64_t *bp_uc;   /* ... the distinct ones ... */
     uint32_t *bp_ufid; /* ... and their features */
     uint32_t *bp_order; /* scratch: features ordered by violations, and the counts */
+    uint32_t *bp_ident; /* f -> f */
     uint32_t *bp_slot; /* a hash table of kept columns (index + 1) */
     size_t bp_slots;
     size_t bp_fw;
@@ -88,6 +98,12 @@ bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
 #define BP_EXACT_LEAF UINT32_MAX
 uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t k, uint32_t *depth);
 void bp_init(bs_search *s);
+/* A sample of up to 64 items spread over the m items, for bp_least_in. */
+void bp_parent_build(bs_search *s, bp_parent *p, const uint64_t *items, uint32_t m);
+/* bp_least for the items of p's node with feature f = side (their m items):
+ * first on p's sample restricted to that side, then as bp_least. */
+uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, const uint64_t *items, uint32_t m,
+                     uint32_t d, uint32_t k, uint32_t *depth);
 void bp_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }

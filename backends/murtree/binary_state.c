@@ -52,6 +52,7 @@ static void level_free(bs_level *lv)
     free(lv->r.cc);
     free(lv->seen_hash);
     free(lv->seen_f);
+    free(lv->sample.c);
     free(lv);
 }
 
