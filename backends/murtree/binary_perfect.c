@@ -27,6 +27,7 @@
 #include "binary_solver.h"
 
 #define BP_START 32 /* items in the first sample */
+#define BP_PARENT 48 /* items in a node's sample for its children (the rest of 64 for refining) */
 #define BP_MIN_ITEMS 512 /* the default least item set tested (PDT_BINARY_SAMPLE_MIN) */
 #define BP_FW_MAX 64 /* feature words of an item's row (4096 features); more: no test */
 
@@ -269,16 +270,14 @@ static size_t distinct(bs_search *s, const uint64_t *c, uint64_t all)
     return kept;
 }
 
-uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t k, uint32_t *depth)
+/* Solves the sample (slots below n0 count when in base, those from n0 to n
+ * always), refining it until it says none, fits the items, or is full. */
+static uint32_t sample_loop(bs_search *s, const uint64_t *items, uint64_t *c, uint64_t a, uint32_t *idx,
+                            uint32_t n, uint32_t n0, uint64_t base, uint32_t d, uint32_t k, uint32_t *depth)
 {
-    *depth = 0;
-    if (!s->bp_rows) return 0; /* no test: no bound */
-    uint64_t *c = s->bp_cols, a = 0;
-    uint32_t idx[64], n = 0;
-    memset(c, 0, s->data->nf * sizeof *c);
-    first_sample(s, items, m, BP_START, c, &a, idx, &n);
+    const uint64_t low = n0 == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n0) - 1;
     for (;;) {
-        const uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+        const uint64_t all = (base & low) | ((n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) & ~low);
         const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all), s->bp_order};
         bp_tree t;
         bool fits;
@@ -289,25 +288,43 @@ uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, u
     }
 }
 
+uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t k, uint32_t *depth)
+{
+    *depth = 0;
+    if (!s->bp_rows) return 0; /* no test: no bound */
+    uint64_t *c = s->bp_cols, a = 0;
+    uint32_t idx[64], n = 0;
+    memset(c, 0, s->data->nf * sizeof *c);
+    first_sample(s, items, m, BP_START, c, &a, idx, &n);
+    return sample_loop(s, items, c, a, idx, n, 0, 0, d, k, depth);
+}
+
 void bp_parent_build(bs_search *s, bp_parent *p, const uint64_t *items, uint32_t m)
 {
-    uint32_t idx[64], n = 0;
     p->a = 0;
+    p->n = 0;
     memset(p->c, 0, s->data->nf * sizeof *p->c);
-    first_sample(s, items, m, 64, p->c, &p->a, idx, &n);
-    p->all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    first_sample(s, items, m, BP_PARENT, p->c, &p->a, p->idx, &p->n);
+    p->all = p->n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << p->n) - 1;
     p->ready = true;
 }
 
+/* First the parent's sample restricted to the side, as it is; then the same
+ * sample refined in the slots it leaves free (no sample of the child's own). */
 uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, const uint64_t *items, uint32_t m,
                      uint32_t d, uint32_t k, uint32_t *depth)
 {
+    (void)m;
     *depth = 0;
     if (!s->bp_rows) return 0;
+    const uint64_t mask = (side ? p->c[f] : ~p->c[f]) & p->all;
     const bp_sample w = {p->c, s->bp_ident, p->a, s->data->nf, s->bp_order};
     bp_tree t;
-    if (!w_least(&w, (side ? p->c[f] : ~p->c[f]) & p->all, d, k, &t)) return k + 1; /* a subset says none */
-    return bp_least(s, items, m, d, k, depth);
+    if (!w_least(&w, mask, d, k, &t)) return k + 1; /* a subset says none */
+    uint32_t idx[64];
+    memcpy(s->bp_cols, p->c, s->data->nf * sizeof *s->bp_cols);
+    memcpy(idx, p->idx, p->n * sizeof *idx);
+    return sample_loop(s, items, s->bp_cols, p->a, idx, p->n, p->n, mask, d, k, depth);
 }
 
 /* The feature rows: bit f of item i's row is feature f (two classes, ≤ BP_FW_MAX

@@ -24,6 +24,7 @@ typedef struct bs_set {
 typedef struct bp_parent {
     uint64_t *c;
     uint64_t a, all; /* its items of class 0, all its items */
+    uint32_t n, idx[64]; /* the items, by slot */
     bool ready;
 } bp_parent;
 
