@@ -245,7 +245,7 @@ static bool refine(bs_search *s, const uint64_t *items, const bp_tree *t, uint64
 /* The sample's distinct splits: columns neither constant nor equal to (or the
  * complement of) a kept one (open addressing on the column made to have bit 0
  * clear), in uc / ufid; their number. */
-static size_t distinct(bs_search *s, const uint64_t *c, uint64_t all)
+static size_t distinct(bs_search *s, const uint64_t *c, uint64_t all, uint64_t *uc, uint32_t *ufid)
 {
     const size_t mask = s->bp_slots - 1;
     size_t kept = 0;
@@ -256,7 +256,7 @@ static size_t distinct(bs_search *s, const uint64_t *c, uint64_t all)
         size_t p = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & mask;
         bool dup = false;
         for (; s->bp_slot[p]; p = (p + 1) & mask) {
-            const uint64_t o = s->bp_uc[s->bp_slot[p] - 1];
+            const uint64_t o = uc[s->bp_slot[p] - 1];
             if ((o & 1 ? ~o & all : o) == key) {
                 dup = true;
                 break;
@@ -264,8 +264,8 @@ static size_t distinct(bs_search *s, const uint64_t *c, uint64_t all)
         }
         if (dup) continue;
         s->bp_slot[p] = (uint32_t)kept + 1;
-        s->bp_uc[kept] = v;
-        s->bp_ufid[kept++] = (uint32_t)f;
+        uc[kept] = v;
+        ufid[kept++] = (uint32_t)f;
     }
     return kept;
 }
@@ -278,7 +278,7 @@ static uint32_t sample_loop(bs_search *s, const uint64_t *items, uint64_t *c, ui
     const uint64_t low = n0 == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n0) - 1;
     for (;;) {
         const uint64_t all = (base & low) | ((n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) & ~low);
-        const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all), s->bp_order};
+        const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all, s->bp_uc, s->bp_ufid), s->bp_order};
         bp_tree t;
         bool fits;
         if (!w_least(&w, all, d, k, &t)) return k + 1;
@@ -306,6 +306,7 @@ void bp_parent_build(bs_search *s, bp_parent *p, const uint64_t *items, uint32_t
     memset(p->c, 0, s->data->nf * sizeof *p->c);
     first_sample(s, items, m, BP_PARENT, p->c, &p->a, p->idx, &p->n);
     p->all = p->n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << p->n) - 1;
+    p->nu = distinct(s, p->c, p->all, p->uc, p->ufid); /* constant or repeated on it: on any part too */
     p->ready = true;
 }
 
@@ -318,7 +319,7 @@ uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, con
     *depth = 0;
     if (!s->bp_rows) return 0;
     const uint64_t mask = (side ? p->c[f] : ~p->c[f]) & p->all;
-    const bp_sample w = {p->c, s->bp_ident, p->a, s->data->nf, s->bp_order};
+    const bp_sample w = {p->uc, p->ufid, p->a, p->nu, s->bp_order};
     bp_tree t;
     if (!w_least(&w, mask, d, k, &t)) return k + 1; /* a subset says none */
     uint32_t idx[64];
@@ -347,12 +348,10 @@ void bp_init(bs_search *s)
     s->bp_uc = calloc(dt->nf + 1, sizeof *s->bp_uc);
     s->bp_ufid = calloc(dt->nf + 1, sizeof *s->bp_ufid);
     s->bp_order = calloc(2 * dt->nf + 1, sizeof *s->bp_order);
-    s->bp_ident = calloc(dt->nf + 1, sizeof *s->bp_ident);
     s->bp_slots = 16;
     while (s->bp_slots < 2 * dt->nf) s->bp_slots *= 2;
     s->bp_slot = calloc(s->bp_slots, sizeof *s->bp_slot);
-    if (!s->bp_rows || !s->bp_cols || !s->bp_uc || !s->bp_ufid || !s->bp_order || !s->bp_ident || !s->bp_slot) return bp_clear(s);
-    for (size_t f = 0; f < dt->nf; f++) s->bp_ident[f] = (uint32_t)f;
+    if (!s->bp_rows || !s->bp_cols || !s->bp_uc || !s->bp_ufid || !s->bp_order || !s->bp_slot) return bp_clear(s);
     for (size_t f = 0; f < dt->nf; f++) {
         const uint64_t *col = dt->cols + f * s->words;
         for (size_t i = 0; i < dt->n; i++)
@@ -368,8 +367,7 @@ void bp_clear(bs_search *s)
     free(s->bp_ufid);
     free(s->bp_slot);
     free(s->bp_order);
-    free(s->bp_ident);
-    s->bp_order = s->bp_ident = NULL;
+    s->bp_order = NULL;
     s->bp_rows = s->bp_cols = s->bp_uc = NULL;
     s->bp_ufid = s->bp_slot = NULL;
 }

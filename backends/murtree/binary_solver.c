@@ -148,8 +148,13 @@ static void child_floor(bs_search *s, bs_level *lv, bs_set *C, uint32_t dch, uin
             uint32_t d = dch, n = nch;
             bs_normalise(&d, &n);
             if (bs_lower_of(s, C, d, n) >= want || bc_optimum(nd, d, n)) return; /* known */
-            if (!lv->sample.ready && (lv->sample.c || (lv->sample.c = malloc(s->data->nf * sizeof *lv->sample.c))))
-                bp_parent_build(s, &lv->sample, lv->node->bits, lv->node->m);
+            bp_parent *p = &lv->sample;
+            if (!p->c) {
+                p->c = malloc(s->data->nf * sizeof *p->c);
+                p->uc = malloc(s->data->nf * sizeof *p->uc);
+                p->ufid = malloc(s->data->nf * sizeof *p->ufid);
+            }
+            if (!p->ready && p->c && p->uc && p->ufid) bp_parent_build(s, p, lv->node->bits, lv->node->m);
             const uint32_t k = (uint32_t)want - 1;
             const uint32_t least = lv->sample.ready
                 ? bp_least_in(s, &lv->sample, C->via_f, C->via_side, C->bits, C->m, d, k, &depth)

@@ -22,7 +22,9 @@ typedef struct bs_set {
 
 /* A node's sample of ≤ 64 items (binary_perfect.c): one word per feature. */
 typedef struct bp_parent {
-    uint64_t *c;
+    uint64_t *c, *uc;  /* every feature's column; the distinct ones ... */
+    uint32_t *ufid;    /* ... and their features */
+    size_t nu;
     uint64_t a, all; /* its items of class 0, all its items */
     uint32_t n, idx[64]; /* the items, by slot */
     bool ready;
@@ -67,7 +69,6 @@ struct bs_search {
     uint64_t *bp_uc;   /* ... the distinct ones ... */
     uint32_t *bp_ufid; /* ... and their features */
     uint32_t *bp_order; /* scratch: features ordered by violations, and the counts */
-    uint32_t *bp_ident; /* f -> f */
     uint32_t *bp_slot; /* a hash table of kept columns (index + 1) */
     size_t bp_slots;
     size_t bp_fw;

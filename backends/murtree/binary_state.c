@@ -53,6 +53,8 @@ static void level_free(bs_level *lv)
     free(lv->seen_hash);
     free(lv->seen_f);
     free(lv->sample.c);
+    free(lv->sample.uc);
+    free(lv->sample.ufid);
     free(lv);
 }
 
