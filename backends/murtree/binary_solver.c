@@ -81,14 +81,88 @@ static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t
 
 static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, size_t level);
 
+/* Lexicographic, two classes: the fewest nodes of an errorless tree of D
+ * within depth d, up to k ≤ 3 (binary_perfect.c), kept as a lower bound: no
+ * errorless tree of fewer than L nodes within depth d means no value below
+ * min(L, unit) for every smaller depth (for every depth when L − 1 ≤ d: such
+ * trees are at most L − 1 deep).  *depth as bp_least's. */
+static void errorless_keep(bs_search *s, bs_set *D, uint32_t d, uint32_t k, uint32_t least, uint32_t depth)
+{
+    const bs_value v = (bs_value)least < s->unit ? (bs_value)least : s->unit;
+    bc_node *nd = bs_node_of(s, D);
+    if (depth && depth <= 2 && least <= k) { /* the least at every depth ≥ 2 (smaller trees are ≤ 2 deep) */
+        bc_entry e = {UINT32_MAX, UINT32_MAX, least, least, BS_D2, least, least, depth};
+        bc_store_optimum(&s->cache, nd, &e);
+    } else if (v > 0) {
+        bc_store_lower(&s->cache, nd, least - 1 <= d ? UINT32_MAX : d, UINT32_MAX, v);
+    }
+}
+
+static uint32_t errorless_least(bs_search *s, bs_set *D, uint32_t d, uint32_t k, uint32_t *depth)
+{
+    const uint32_t least = bp_least(s, D->bits, D->m, d, k, depth);
+    errorless_keep(s, D, d, k, least, *depth);
+    return least;
+}
+
+/* Lexicographic with ub below one error: only trees with no error and at most
+ * ub nodes are within the bound, and with at most three of them (or depth ≤ 2,
+ * where every tree has ≤ 3) errorless_least decides.  True when that settles
+ * the subproblem: none exists (bound ub + 1), or the least is a tree of depth
+ * ≤ 2 (the depth-2 solver rebuilds it).  Otherwise *lb is raised. */
+static bool errorless_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, int64_t ub, bs_value *lb)
+{
+    if (!s->proven || !s->bp_rows || (bs_value)ub >= s->unit || D->m < s->bp_min_items) return false;
+    const uint32_t most = (uint32_t)ub < n ? (uint32_t)ub : n, k = most < 3 ? most : 3;
+    if (k < most && d > 2) return false; /* more than 3 nodes: the search decides */
+    uint32_t depth, least = errorless_least(s, D, d, k, &depth);
+    if (least > k) { /* no errorless tree within the limits and ub */
+        s->stats.pruned++;
+        o->lb = (bs_value)ub + 1 > *lb ? (bs_value)ub + 1 : *lb;
+        bc_store_lower(&s->cache, bs_node_of(s, D), d, n, o->lb);
+        return true;
+    }
+    if (least <= k && depth && depth <= 2) { /* the least errorless tree: the optimum (kept) */
+        o->cost = o->lb = least;
+        o->feature = BS_D2, o->nl = o->size = least, o->depth = depth;
+        return true;
+    }
+    if (least > *lb) *lb = least;
+    return false;
+}
+
 /* Lexicographic: what the child's own small trees say about its size, before
  * it is searched — the best stump for a depth-2 child (single counts), the
  * depth-2 optima for a deeper one (which its search needs anyway). */
-static void child_floor(bs_search *s, bs_set *C, uint32_t dch)
+static void child_floor(bs_search *s, bs_level *lv, bs_set *C, uint32_t dch, uint32_t nch, int64_t cub,
+                        bs_value other)
 {
     if (C->leaf == 0 || C->m == 0) return;
     bc_node *nd = bs_node_of(s, C);
     if (!nd) return;
+    if (s->bp_rows && (bs_value)cub < s->unit && C->m >= s->bp_min_items) { /* only errorless trees count */
+        /* enough to cut the configuration: more than cub − 1 − other nodes */
+        const bs_value want = (bs_value)cub - other; /* cub ≥ other + 1 */
+        uint32_t depth;
+        if (want <= 4) {
+            uint32_t d = dch, n = nch;
+            bs_normalise(&d, &n);
+            if (bs_lower_of(s, C, d, n) >= want || bc_optimum(nd, d, n)) return; /* known */
+            bp_parent *p = &lv->sample;
+            if (!p->c) {
+                p->c = malloc(s->data->nf * sizeof *p->c);
+                p->uc = malloc(s->data->nf * sizeof *p->uc);
+                p->ufid = malloc(s->data->nf * sizeof *p->ufid);
+            }
+            if (!p->ready && p->c && p->uc && p->ufid) bp_parent_build(s, p, lv->node->bits, lv->node->m);
+            const uint32_t k = (uint32_t)want - 1;
+            const uint32_t least = lv->sample.ready
+                ? bp_least_in(s, &lv->sample, C->via_f, C->via_side, C->bits, C->m, d, k, &depth)
+                : bp_least(s, C->bits, C->m, d, k, &depth);
+            errorless_keep(s, C, d, k, least, depth);
+        }
+        return; /* else a floor of ≤ 4 nodes cannot cut it */
+    }
     if (dch >= 3 && nd->d2[1] == BS_NONE) {
         d2_values(s->d2, C->bits, C->m, nd->d2);
         s->stats.d2_calls++;
@@ -115,9 +189,10 @@ static bool configuration(bs_search *s, bs_level *lv, uint32_t dch, uint32_t nl,
     }
     bs_value lb1 = bs_lower_of(s, first, dch, n1), lb2 = bs_lower_of(s, second, dch, n2);
     if (s->proven && (int64_t)(lb1 + lb2 + pn) <= cub) {
-        child_floor(s, first, dch);
-        child_floor(s, second, dch);
-        lb1 = bs_lower_of(s, first, dch, n1), lb2 = bs_lower_of(s, second, dch, n2);
+        child_floor(s, lv, first, dch, n1, cub, lb2);
+        lb1 = bs_lower_of(s, first, dch, n1);
+        if ((int64_t)(lb1 + lb2 + pn) <= cub) child_floor(s, lv, second, dch, n2, cub, lb1);
+        lb2 = bs_lower_of(s, second, dch, n2);
     }
     if ((int64_t)(lb1 + lb2 + pn) > cub) {
         *local = lb1 + lb2 + pn;
@@ -193,9 +268,11 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     bs_level *lv = bs_level_get(s, level);
     if (!lv) return bs_fail_oom(s);
     bc_node *nd = bs_node_of(s, D);
-    if (s->proven && nd && nd->d2[1] == BS_NONE) {
+    const bool errorless = s->bp_rows && (bs_value)ub < s->unit && D->m >= s->bp_min_items;
+    if (s->proven && nd && nd->d2[1] == BS_NONE && !errorless) {
         /* lexicographic: the depth-2 optima give the incumbent and the fewest nodes
-         * a tree with the bound's errors needs (the search stops when reached) */
+         * a tree with the bound's errors needs (the search stops when reached);
+         * below one error, on many items, the errorless test is cheaper */
         d2_values(s->d2, D->bits, D->m, nd->d2);
         s->stats.d2_calls++;
         lb = bc_size_floor(lb, D->leaf, nd->d2, n, s->unit);
@@ -208,6 +285,8 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1, nmin = n - 1 - nmax;
     bs_value rlb = BS_VNONE;
     memset(lv->seen_hash, 0, lv->seen_cap * sizeof *lv->seen_hash);
+    lv->node = D;
+    lv->sample.ready = false;
     lv->l.gen = lv->r.gen = d == 3 ? d2_context_enter(s->d2, D->bits, D->m) : 0;
     for (uint32_t f = 0; f < s->data->nf && !s->aborted; f++) {
         if (have && (best.cost <= lb || (!s->proven && best.cost / s->unit <= lb / s->unit)))
@@ -294,6 +373,7 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
         if (D->node && d >= 3) bc_store_lower(&s->cache, D->node, d, n, lb);
         return;
     }
+    if (errorless_small(s, o, D, d, n, ub, &lb)) return;
     if (d <= 2) return solve_small(s, o, D, d, n, ub, lb);
     general(s, o, D, d, n, ub, lb, level);
 }

@@ -20,8 +20,20 @@ typedef struct bs_set {
     int via_side;    /* side (1: the feature holds) */
 } bs_set;
 
+/* A node's sample of ≤ 64 items (binary_perfect.c): one word per feature. */
+typedef struct bp_parent {
+    uint64_t *c, *uc;  /* every feature's column; the distinct ones ... */
+    uint32_t *ufid;    /* ... and their features */
+    size_t nu;
+    uint64_t a, all; /* its items of class 0, all its items */
+    uint32_t n, idx[64]; /* the items, by slot */
+    bool ready;
+} bp_parent;
+
 typedef struct bs_level {
     bs_set l, r;          /* the children of the split being tried */
+    const bs_set *node;   /* the node whose splits these are */
+    bp_parent sample;     /* its sample, made when a child's errorless test first needs it */
     uint64_t *seen_hash;  /* partitions already tried at this node (right item set) */
     uint32_t *seen_f;
     size_t seen_cap;
@@ -52,6 +64,15 @@ struct bs_search {
     bs_value unit;      /* a tree's value: errors · unit + nodes · per_node */
     uint32_t per_node;
     bool proven;        /* per_node: search until the size is proven minimal */
+    uint64_t *bp_rows; /* binary_perfect.c: every item's features, bp_fw words each (NULL: no test) */
+    uint64_t *bp_cols; /* a sample's feature columns, one word each ... */
+    uint64_t *bp_uc;   /* ... the distinct ones ... */
+    uint32_t *bp_ufid; /* ... and their features */
+    uint32_t *bp_order; /* scratch: features ordered by violations, and the counts */
+    uint32_t *bp_slot; /* a hash table of kept columns (index + 1) */
+    size_t bp_slots;
+    size_t bp_fw;
+    uint32_t bp_min_items; /* the test runs on item sets at least this large */
     bs_stats stats;
 };
 
@@ -72,6 +93,20 @@ bs_value bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
 void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d);
 /* The best lower bound known for (D, d, n) without searching. */
 bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
+/* binary_perfect.c (two classes): a lower bound L ≤ k + 1 on the branch nodes of
+ * a tree with no error over the m items within depth d (k ≤ 3; L = k + 1: none
+ * has ≤ k).  *depth > 0 when a tree of L nodes exists: its depth (BP_EXACT_LEAF
+ * for 0 nodes); 0 when L is only a bound. */
+#define BP_EXACT_LEAF UINT32_MAX
+uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t k, uint32_t *depth);
+void bp_init(bs_search *s);
+/* A sample of up to 64 items spread over the m items, for bp_least_in. */
+void bp_parent_build(bs_search *s, bp_parent *p, const uint64_t *items, uint32_t m);
+/* bp_least for the items of p's node with feature f = side (their m items):
+ * first on p's sample restricted to that side, then as bp_least. */
+uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, const uint64_t *items, uint32_t m,
+                     uint32_t d, uint32_t k, uint32_t *depth);
+void bp_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }
 

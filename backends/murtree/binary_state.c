@@ -52,6 +52,9 @@ static void level_free(bs_level *lv)
     free(lv->r.cc);
     free(lv->seen_hash);
     free(lv->seen_f);
+    free(lv->sample.c);
+    free(lv->sample.uc);
+    free(lv->sample.ufid);
     free(lv);
 }
 
@@ -65,6 +68,7 @@ void bs_search_free(bs_search **sp)
     free(s->sim);
     bc_clear(&s->cache);
     d2_free(&s->d2);
+    bp_clear(s);
     free(s);
     *sp = NULL;
 }
@@ -74,6 +78,7 @@ void bs_set_lexicographic(bs_search *s, uint32_t max_size, bool proven)
     s->unit = (bs_value)max_size + 1;
     s->per_node = 1;
     s->proven = proven;
+    if (proven) bp_init(s); /* the errorless test (binary_perfect.c) */
 }
 
 bs_value bs_unit(const bs_search *s) { return s->unit; }
