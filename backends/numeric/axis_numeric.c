@@ -40,7 +40,6 @@ typedef struct an_scan {
     int32_t f;
     uint32_t split, rank; /* the budget split's and the feature's place in the search order */
     bool ties;       /* keys decide between equal costs (at the root) */
-    int64_t floor;   /* the node's optimum when known (else 0): found, it ends the search */
     const an_item *list;
     const uint32_t *bnd;
     const int64_t *wpre;
@@ -101,9 +100,9 @@ static void compose(an_scan *s, uint32_t row, const an_entry *tl, uint32_t ll, c
 }
 
 /* Whether a candidate costing `cost` with key `key` beats the incumbent.  Keys
- * count at the root; below it the search only needs the least cost, the
- * root's children being solved again once the root's split is known
- * (canonical_children). */
+ * count at the root (where threads may meet candidates out of order); below
+ * it the search meets them in key order, so the first of the least cost is
+ * the one kept. */
 static inline bool beats(const an_scan *s, int64_t cost, uint64_t key)
 {
     return s->ties ? an_beats(cost, key, s->inc) : cost < s->inc->cost;
@@ -263,46 +262,23 @@ static void visit(an_scan *s, const an_point *a, const an_point *b, int32_t iq, 
     note_lb(s, q->l + q->r);
 }
 
-/* The thresholds strictly between a and b; the first one looked at is iq
- * (−1: the middle), already evaluated when it is `known`.  Every threshold
- * looked at (or ruled out) leaves a lower bound in *lb; the incumbent only
- * ever holds a candidate at least as good, by (cost, key), as every one
- * pruned, so the search ends at the least (cost, key) whatever the order. */
-static void bb(an_scan *s, const an_point *a, const an_point *b, int32_t ia, int32_t ib, int32_t iq,
-               const an_point *known)
-{
-    if (ib - ia <= 1 || s->c->aborted || s->inc->cost <= s->floor) return;
-    if (a->l + b->r >= s->inc->cost) {
-        note_lb(s, a->l + b->r);
-        return;
-    }
-    if (iq <= ia || iq >= ib) iq = ia + (ib - ia) / 2;
-    an_point q;
-    visit(s, a, b, iq, known, 0, &q);
-    if (a->l + q.r <= q.l + b->r) {
-        bb(s, a, &q, ia, iq, -1, NULL);
-        bb(s, &q, b, iq, ib, -1, NULL);
-    } else {
-        bb(s, &q, b, iq, ib, -1, NULL);
-        bb(s, a, &q, ia, iq, -1, NULL);
-    }
-}
-
-/* The same at the root, breadth-first (ConTree's queue of intervals): an
+/* Every threshold of the feature between the ends a and b (nb of them),
+ * breadth-first over their bisection (ConTree's queue of intervals): an
  * interval is looked at after every interval of a smaller heap number, so
- * the candidates are met in key order (an_key_span).  An interval whose
- * least key — its own middle's — cannot beat the incumbent is dropped with
- * every threshold inside it.  The first interval (the whole feature) starts
- * at the probe, already evaluated. */
-static void bb_root(an_scan *s, const an_point *a, const an_point *b, int32_t nb, int32_t iq0,
-                    const an_point *known)
+ * the candidates are met in key order (an_key_span) — an order fixed by the
+ * data, whatever the bounds prune.  An interval whose least key, its own
+ * middle's, cannot beat the incumbent is dropped with every threshold inside
+ * it.  The first interval (the whole feature) starts at the probe iq0,
+ * already evaluated (`known`).  Every threshold looked at or ruled out leaves
+ * a lower bound in *lb. */
+static void bb(an_scan *s, const an_point *a, const an_point *b, int32_t nb, int32_t iq0, const an_point *known)
 {
-    an_span *q = s->c->frames[0].spans;
+    an_span *q = s->c->frames[s->level].spans;
     size_t head = 0, tail = 0;
     q[tail++] = (an_span){*a, *b, -1, nb, 1};
     while (head < tail && !s->c->aborted) {
         const an_span sp = q[head++];
-        refresh(s->c, s->inc);
+        if (s->level == 0) refresh(s->c, s->inc); /* the root's tasks share their incumbent */
         uint64_t key = an_key_span(s->split, s->rank, s->c->nf, sp.heap);
         if (!beats(s, sp.a.l + sp.b.r, key)) {
             note_lb(s, sp.a.l + sp.b.r);
@@ -361,9 +337,9 @@ static void budgets(uint32_t d, uint32_t s, uint32_t *lo, uint32_t *hi)
 
 /* Whether a candidate keyed `least` or later can still beat the incumbent
  * (keys of the search's later steps are larger; costs are ≥ 0). */
-static inline bool open_from(const an_inc *inc, uint64_t least, bool ties, int64_t floor)
+static inline bool open_from(const an_inc *inc, uint64_t least, bool ties)
 {
-    return inc->cost > floor || (ties && inc->key > least);
+    return inc->cost > 0 || (ties && inc->key > least);
 }
 
 static inline uint64_t least_key(uint32_t split, uint32_t rank, size_t nf, unsigned phase)
@@ -391,8 +367,7 @@ static void scan_feature(an_scan *sc, an_frame *fr, an_point *probe, const an_gu
     an_point a = {0, 0, all_r}, b = {sc->nd->m, all_l, 0};
     if (!nb) return;
     int32_t first = first_threshold(fr->bnd, nb, probe->pos);
-    if (sc->ties) bb_root(sc, &a, &b, (int32_t)nb, first, probe);
-    else bb(sc, &a, &b, -1, (int32_t)nb, first, probe);
+    bb(sc, &a, &b, (int32_t)nb, first, probe);
 }
 
 /* Every feature, every split of the budget s − 1 between the children.  Each
@@ -401,8 +376,8 @@ static void scan_feature(an_scan *sc, an_frame *fr, an_point *probe, const an_gu
  * At the root, candidates are keyed (an_key_probe, an_key_span) and the least
  * (cost, key) wins, so the split found does not depend on the order the
  * candidates are met in, on the upper bound, or on what the cache holds.
- * floor: the node's optimum when known (else 0); reaching it ends the search. */
-static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t floor,
+ */
+static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s,
                    const an_stump *whole, an_inc *inc, int64_t *lb, an_entry *out, uint32_t *len)
 {
     an_frame *fr = &c->frames[level];
@@ -414,8 +389,8 @@ static void search(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uin
             for (uint32_t t = 0; t < c->nf && !c->aborted; t++) {
                 uint32_t f = fr->order[t];
                 bool ties = level == 0;
-                if (!open_from(inc, least_key(split, t, c->nf, phase), ties, floor)) break;
-                an_scan sc = {c, nd, level, d, kl, s - 1 - kl, (int32_t)f, split, t, ties, floor,
+                if (!open_from(inc, least_key(split, t, c->nf, phase), ties)) break;
+                an_scan sc = {c, nd, level, d, kl, s - 1 - kl, (int32_t)f, split, t, ties,
                               nd->lists + (size_t)f * nd->m, fr->bnd, fr->wpre, inc, lb, out, len};
                 scan_feature(&sc, fr, &fr->probe[f], &fr->guide[f], whole, phase);
             }
@@ -463,10 +438,10 @@ static void run_task(const an_tasks *x, an_ctx *w, uint32_t t, bool side_by_side
         mine = *x->inc;
     }
     mine.own = false;
-    if (w->aborted || !open_from(&mine, least_key(x->split, t, c->nf, x->phase), true, 0)) return;
+    if (w->aborted || !open_from(&mine, least_key(x->split, t, c->nf, x->phase), true)) return;
     refresh(w, &mine);
     w->stats.tasks++;
-    an_scan sc = {w, x->nd, 0, x->d, x->kl, x->s - 1 - x->kl, (int32_t)f, x->split, t, true, 0,
+    an_scan sc = {w, x->nd, 0, x->d, x->kl, x->s - 1 - x->kl, (int32_t)f, x->split, t, true,
                   x->nd->lists + (size_t)f * x->nd->m, w->frames[0].bnd, w->frames[0].wpre, &mine, &least,
                   w->out, &n};
     scan_feature(&sc, &w->frames[0], &fr->probe[f], &fr->guide[f], x->whole, x->phase);
@@ -538,39 +513,13 @@ static bool cached(an_ctx *c, const an_key *k, const an_node *nd, int64_t ub, an
     return true;
 }
 
-static int64_t solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
-                     int64_t floor, an_entry *out, uint32_t *len);
-
-/* The root's split is the least (cost, key); its children's trees, as the
- * search found them, depend on the bounds it happened to pass down and on
- * what the cache held (the workers' caches, with threads).  They are solved
- * again with bounds fixed by their known costs and without the cache, each
- * search ending at the first tree of its known cost: a function of the data
- * alone, so the tree is the same for any number of threads and any
- * schedule. */
-static void canonical_children(an_ctx *c, const an_node *nd, const an_inc *inc, uint32_t d, uint32_t s,
-                               an_entry *out, uint32_t *len)
-{
-    an_frame *fr = &c->frames[0];
-    const an_item *list = nd->lists + (size_t)out[0].feature * nd->m;
-    partition(c, nd, list, inc->pos, fr->lists);
-    an_node left = {inc->pos, fr->lists}, right = {nd->m - inc->pos, fr->lists + (size_t)inc->pos * c->nf};
-    an_cache *cache = c->cache;
-    uint32_t ll = 0, lr = 0;
-    c->cache = NULL;
-    int64_t vl = solve(c, &left, 1, d - 1, inc->kl, inc->l + 1, inc->l, fr->tl, &ll);
-    int64_t vr = solve(c, &right, 1, d - 1, s - 1 - inc->kl, inc->r + 1, inc->r, fr->tr, &lr);
-    c->cache = cache;
-    if (c->aborted || vl != inc->l || vr != inc->r) return; /* a time limit: the tree found stays */
-    memcpy(out + 1, fr->tl, ll * sizeof *out);
-    memcpy(out + 1 + ll, fr->tr, lr * sizeof *out);
-    *len = 1 + ll + lr;
-}
-
-/* an_solve with the optimum's value when it is known (floor; else 0): the
- * search ends at the first tree of that cost. */
-static int64_t solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
-                     int64_t floor, an_entry *out, uint32_t *len)
+/* The tree found is the first of the least cost in key order (the leaf, the
+ * stump, then the candidates as search() meets them), its subtrees found the
+ * same way: so it is a function of the node's items alone — not of ub (once
+ * above the optimum), the slack, what the cache holds (whose trees were found
+ * the same way), or the threads, which break ties at the root by key. */
+int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
+                 an_entry *out, uint32_t *len)
 {
     c->stats.nodes++;
     an_frame *fr = &c->frames[level];
@@ -586,7 +535,7 @@ static int64_t solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, u
         out[0] = (an_entry){-1, 0};
         *len = 1;
     }
-    if (m < 2 || s == 0 || d == 0 || inc.cost <= floor || an_tick(c)) return inc.cost;
+    if (m < 2 || s == 0 || d == 0 || inc.cost == 0 || an_tick(c)) return inc.cost;
     if (s > m - 1) s = m - 1;
     if (d > s) d = s;
     if (d < 31 && s > (1u << d) - 1) s = (1u << d) - 1;
@@ -602,7 +551,7 @@ static int64_t solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, u
         *len = leaf_or_stump(out, &st, true);
     }
     if (level == 0) c->root_best = inc.cost;
-    if (d < 2 || inc.cost <= floor) return inc.cost;
+    if (d < 2 || inc.cost == 0) return inc.cost;
     /* Every candidate leaves a lower bound; their least (and the leaf's and
      * stump's costs) bounds the optimum when no tree beats ub. */
     int64_t lb = st.best;
@@ -611,18 +560,9 @@ static int64_t solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, u
     if (level == 0 && c->n_workers > 1 && c->nf > 1) search_tasks(c, nd, dd, s, &st, &inc, &lb, out, len);
     else
 #endif
-        search(c, nd, level, dd, s, floor, &st, &inc, &lb, out, len);
-    if (level == 0) {
-        c->root_best = inc.cost;
-        if (dd > 2 && inc.key >> 32 && inc.cost < ub && !c->aborted) canonical_children(c, nd, &inc, dd, s, out, len);
-    }
+        search(c, nd, level, dd, s, &st, &inc, &lb, out, len);
+    if (level == 0) c->root_best = inc.cost;
     v = inc.cost < ub ? inc.cost : (lb > ub ? lb : ub);
     if (memo && !c->aborted) an_cache_put(c->cache, &key, nd, c->mark, v, v < ub ? v : AN_INF, out, *len);
     return v;
-}
-
-int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint32_t s, int64_t ub,
-                 an_entry *out, uint32_t *len)
-{
-    return solve(c, nd, level, d, s, ub, 0, out, len);
 }

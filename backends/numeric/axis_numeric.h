@@ -51,7 +51,7 @@ typedef struct an_point {
     int64_t l, r;
 } an_point;
 
-/* An interval of thresholds waiting in the root's breadth-first scan: the
+/* An interval of thresholds waiting in a feature's breadth-first scan: the
  * evaluated (or bounded) ends a and b, their indices among the feature's
  * thresholds, and its place in the bisection tree (heap numbering: the whole
  * feature 1, the halves of interval h are 2h and 2h + 1). */
@@ -70,7 +70,7 @@ typedef struct an_frame {
     uint32_t *order;  /* features by their best stump (F) */
     an_guide *guide;  /* best stump per feature (F) */
     an_point *probe;  /* per feature: its guide threshold, evaluated first (F) */
-    an_span *spans;   /* the root's queue of intervals (N + 1; level 0 only) */
+    an_span *spans;   /* the queue of intervals of a feature's search (N + 1) */
     an_entry *tl, *tr; /* the children's trees */
 } an_frame;
 

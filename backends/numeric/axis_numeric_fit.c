@@ -127,11 +127,11 @@ static pdt_status alloc_frames(an_scratch *a, size_t n, size_t nf, size_t nc, ui
         fr->order = malloc((nf + 1) * sizeof *fr->order);
         fr->guide = malloc((nf + 1) * sizeof *fr->guide);
         fr->probe = malloc((nf + 1) * sizeof *fr->probe);
-        if (l == 0) fr->spans = malloc((n + 1) * sizeof *fr->spans);
+        if (l + 2 <= d) fr->spans = malloc((n + 1) * sizeof *fr->spans); /* nodes of depth ≥ 2 search */
         fr->tl = malloc(cap * sizeof *fr->tl);
         fr->tr = malloc(cap * sizeof *fr->tr);
         if ((l + 3 <= d && !fr->lists) || !fr->tot || !fr->wpre || !fr->bnd || !fr->order || !fr->guide || !fr->probe ||
-            (l == 0 && !fr->spans) || !fr->tl || !fr->tr)
+            (l + 2 <= d && !fr->spans) || !fr->tl || !fr->tr)
             return pdt_error_set(err, PDT_ENOMEM, "out of memory for the search's scratch (%zu rows, "
                                  "%zu features, depth %u)", n, nf, d);
     }
