@@ -53,7 +53,7 @@ struct bs_search {
     uint32_t per_node;
     bool proven;        /* per_node: search until the size is proven minimal */
     bs_stats stats;
-    bc_cache *shared;   /* the team's cache (binary_threads.c; NULL: none) */
+    struct bt_shared *shared; /* the team's cache (binary_threads.c; NULL: none) */
 };
 
 /* binary_state.c */

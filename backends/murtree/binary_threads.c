@@ -161,6 +161,31 @@ static pdt_status clone(bs_search **out, const bs_search *m, size_t limit, pdt_e
 
 /* ------------------------------------------------------------ the team's cache */
 
+/* Solved item sets of every worker, under a lock; a bit per hash class
+ * (atomic, set after a node is published) spares the lock to most lookups of
+ * item sets no worker has solved. */
+#define SEEN_BITS (UINT64_C(1) << 21)
+
+struct bt_shared {
+    bc_cache cache;
+    _Atomic uint64_t *seen;
+};
+
+static bool shared_init(struct bt_shared *sh, size_t words, size_t limit)
+{
+    bc_init(&sh->cache, words, limit);
+    sh->seen = calloc(SEEN_BITS / 64, sizeof *sh->seen);
+    return sh->seen != NULL;
+}
+
+static void shared_clear(struct bt_shared *sh)
+{
+    bc_clear(&sh->cache);
+    free(sh->seen);
+}
+
+static inline size_t seen_bit(uint64_t hash) { return (size_t)(hash >> 11) & (SEEN_BITS - 1); }
+
 /* What `from` knows, added to `to` (a node of cache c for the same items):
  * depth-2 optima, optima and lower bounds per limit — facts about the item
  * set, whoever found them. */
@@ -177,10 +202,12 @@ static void merge(bc_cache *c, bc_node *to, const bc_node *from)
 
 bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
 {
+    const size_t b = seen_bit(D->hash);
+    if (!(atomic_load_explicit(&s->shared->seen[b / 64], memory_order_acquire) >> (b % 64) & 1)) return NULL;
     bc_node *local = NULL;
 #pragma omp critical(bt_shared)
     {
-        const bc_node *sn = bc_find(s->shared, D->bits, D->hash, D->m);
+        const bc_node *sn = bc_find(&s->shared->cache, D->bits, D->hash, D->m);
         if (sn && (local = bc_insert(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, sn);
     }
     return local;
@@ -190,9 +217,11 @@ void bt_shared_publish(bs_search *s, const bs_set *D)
 {
 #pragma omp critical(bt_shared)
     {
-        bc_node *sn = bc_insert(s->shared, D->bits, D->hash, D->m, D->leaf);
-        if (sn) merge(s->shared, sn, D->node);
+        bc_node *sn = bc_insert(&s->shared->cache, D->bits, D->hash, D->m, D->leaf);
+        if (sn) merge(&s->shared->cache, sn, D->node);
     }
+    const size_t b = seen_bit(D->hash);
+    atomic_fetch_or_explicit(&s->shared->seen[b / 64], UINT64_C(1) << (b % 64), memory_order_release);
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -365,14 +394,13 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
     if (st) goto done;
     const size_t full = main->cache.limit;
     main->cache.limit = limit;
-    bc_cache shared;
-    bc_init(&shared, main->words, full);
-    for (unsigned k = 0; k < t.n_workers && t.n_workers > 1 && !getenv("PDT_BINARY_PRIVATE"); k++)
-        t.w[k]->shared = &shared;
+    struct bt_shared shared;
+    bool share = t.n_workers > 1 && shared_init(&shared, main->words, full) && !getenv("PDT_BINARY_PRIVATE");
+    for (unsigned k = 0; k < t.n_workers && share; k++) t.w[k]->shared = &shared;
     uint64_t before = main->stats.nodes;
     run_team(&t);
     for (unsigned k = 0; k < t.n_workers; k++) t.w[k]->shared = NULL;
-    bc_clear(&shared);
+    if (t.n_workers > 1) shared_clear(&shared);
     main->cache.limit = full;
     work->workers = t.n_workers;
     for (unsigned k = 0; k < t.n_workers; k++) {
