@@ -163,25 +163,33 @@ static pdt_status clone(bs_search **out, const bs_search *m, size_t limit, pdt_e
 
 /* Solved item sets of every worker, under a lock; a bit per hash class
  * (atomic, set after a node is published) spares the lock to most lookups of
- * item sets no worker has solved. */
+ * item sets no worker has solved.  A worker publishes its solved nodes in
+ * batches (one lock for BATCH of them). */
 #define SEEN_BITS (UINT64_C(1) << 21)
+#define BATCH 64u
 
-struct bt_shared {
+typedef struct bt_cache {
     bc_cache cache;
     _Atomic uint64_t *seen;
+} bt_cache;
+
+struct bt_shared { /* a worker's link to the team's cache */
+    bt_cache *team;
+    bc_node *pending[BATCH]; /* its own nodes solved since the last batch */
+    unsigned n_pending;
 };
 
-static bool shared_init(struct bt_shared *sh, size_t words, size_t limit)
+static bool team_cache_init(bt_cache *tc, size_t words, size_t limit)
 {
-    bc_init(&sh->cache, words, limit);
-    sh->seen = calloc(SEEN_BITS / 64, sizeof *sh->seen);
-    return sh->seen != NULL;
+    bc_init(&tc->cache, words, limit);
+    tc->seen = calloc(SEEN_BITS / 64, sizeof *tc->seen);
+    return tc->seen != NULL;
 }
 
-static void shared_clear(struct bt_shared *sh)
+static void team_cache_clear(bt_cache *tc)
 {
-    bc_clear(&sh->cache);
-    free(sh->seen);
+    bc_clear(&tc->cache);
+    free(tc->seen);
 }
 
 static inline size_t seen_bit(uint64_t hash) { return (size_t)(hash >> 11) & (SEEN_BITS - 1); }
@@ -202,26 +210,39 @@ static void merge(bc_cache *c, bc_node *to, const bc_node *from)
 
 bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
 {
+    bt_cache *tc = s->shared->team;
     const size_t b = seen_bit(D->hash);
-    if (!(atomic_load_explicit(&s->shared->seen[b / 64], memory_order_acquire) >> (b % 64) & 1)) return NULL;
+    if (!(atomic_load_explicit(&tc->seen[b / 64], memory_order_acquire) >> (b % 64) & 1)) return NULL;
     bc_node *local = NULL;
 #pragma omp critical(bt_shared)
     {
-        const bc_node *sn = bc_find(&s->shared->cache, D->bits, D->hash, D->m);
+        const bc_node *sn = bc_find(&tc->cache, D->bits, D->hash, D->m);
         if (sn && (local = bc_insert(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, sn);
     }
     return local;
 }
 
+static void flush(struct bt_shared *link)
+{
+    bt_cache *tc = link->team;
+#pragma omp critical(bt_shared)
+    for (unsigned k = 0; k < link->n_pending; k++) {
+        const bc_node *nd = link->pending[k];
+        bc_node *sn = bc_insert(&tc->cache, nd->key, nd->hash, nd->m, nd->leaf);
+        if (sn) merge(&tc->cache, sn, nd);
+    }
+    for (unsigned k = 0; k < link->n_pending; k++) {
+        const size_t b = seen_bit(link->pending[k]->hash);
+        atomic_fetch_or_explicit(&tc->seen[b / 64], UINT64_C(1) << (b % 64), memory_order_release);
+    }
+    link->n_pending = 0;
+}
+
 void bt_shared_publish(bs_search *s, const bs_set *D)
 {
-#pragma omp critical(bt_shared)
-    {
-        bc_node *sn = bc_insert(&s->shared->cache, D->bits, D->hash, D->m, D->leaf);
-        if (sn) merge(&s->shared->cache, sn, D->node);
-    }
-    const size_t b = seen_bit(D->hash);
-    atomic_fetch_or_explicit(&s->shared->seen[b / 64], UINT64_C(1) << (b % 64), memory_order_release);
+    struct bt_shared *link = s->shared;
+    link->pending[link->n_pending++] = D->node;
+    if (link->n_pending == BATCH) flush(link);
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -274,6 +295,7 @@ static void run_worker(bt_team *t, unsigned id)
             }
         }
     }
+    if (w->shared) flush(w->shared);
     if (w->aborted) atomic_store(&t->abort, true);
 }
 
@@ -394,13 +416,19 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
     if (st) goto done;
     const size_t full = main->cache.limit;
     main->cache.limit = limit;
-    struct bt_shared shared;
-    bool share = t.n_workers > 1 && shared_init(&shared, main->words, full) && !getenv("PDT_BINARY_PRIVATE");
-    for (unsigned k = 0; k < t.n_workers && share; k++) t.w[k]->shared = &shared;
+    bt_cache team;
+    struct bt_shared *links = NULL;
+    bool share = t.n_workers > 1 && team_cache_init(&team, main->words, full) && !getenv("PDT_BINARY_PRIVATE") &&
+                 (links = calloc(t.n_workers, sizeof *links));
+    for (unsigned k = 0; k < t.n_workers && share; k++) {
+        links[k].team = &team;
+        t.w[k]->shared = &links[k];
+    }
     uint64_t before = main->stats.nodes;
     run_team(&t);
     for (unsigned k = 0; k < t.n_workers; k++) t.w[k]->shared = NULL;
-    if (t.n_workers > 1) shared_clear(&shared);
+    if (t.n_workers > 1) team_cache_clear(&team);
+    free(links);
     main->cache.limit = full;
     work->workers = t.n_workers;
     for (unsigned k = 0; k < t.n_workers; k++) {
