@@ -411,14 +411,15 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
         goto done;
     }
     t.w[0] = main;
-    const size_t limit = main->cache.limit / t.n_workers; /* the memo cap holds for the team */
+    /* the memo cap holds for the team: half for the workers' caches, half for the shared one */
+    const size_t limit = t.n_workers > 1 ? main->cache.limit / 2 / t.n_workers : main->cache.limit;
     for (unsigned k = 1; k < t.n_workers && !st; k++) st = clone(&t.w[k], main, limit, err);
     if (st) goto done;
     const size_t full = main->cache.limit;
     main->cache.limit = limit;
     bt_cache team;
     struct bt_shared *links = NULL;
-    bool share = t.n_workers > 1 && team_cache_init(&team, main->words, full) && !getenv("PDT_BINARY_PRIVATE") &&
+    bool share = t.n_workers > 1 && team_cache_init(&team, main->words, full / 2) && !getenv("PDT_BINARY_PRIVATE") &&
                  (links = calloc(t.n_workers, sizeof *links));
     for (unsigned k = 0; k < t.n_workers && share; k++) {
         links[k].team = &team;
