@@ -5,10 +5,13 @@
 #
 # For hyperplanes K = 2 on N = 200 2-D points (gen_xor2d.sh 200 1) and conics
 # K = 2 on N = 40 (gen_conic2d.sh 40 1): pdt fit with --threads 1 and 2, and
-# `mpirun -np 2 pdt-mpi fit --threads 1`; prints wall seconds (best of
-# $REPEAT, default 1), the speed-ups against one thread, the optimum of each
-# run (they must agree) and the work balance line of the closing note
-# (max/mean of the root work per thread or rank).  With N80_SECONDS = S it runs
+# `mpirun -np 2 pdt-mpi fit --threads 1`; for the binary backend at depth 5
+# on australian-credit ($DL85_DIR, default ../shared/data/dl85 beside the
+# checkout): --threads 1 and 2.  Prints wall and user seconds (the run with
+# the best wall of $REPEAT, default 1), the speed-ups against one thread, the
+# optimum of each run (they must agree) and the work balance line of the
+# closing note (max/mean of the root work per thread or rank).  ONLY=binary,
+# hyperplane or conic runs one of them.  With N80_SECONDS = S it runs
 # conics K = 2 on N = 80 with 2 threads and a time limit of S seconds, and
 # reports the time to proof (or that the limit struck).  The machine has 2
 # cores and is shared: the load average is printed with every figure.
@@ -25,23 +28,22 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 bash "$here/gen_xor2d.sh" 200 1 > "$tmp/xor200.csv"
 bash "$here/gen_conic2d.sh" 40 1 > "$tmp/conic40.csv"
 
-# run LABEL CMD...: best wall time of $repeat runs; the last run's output kept
+# run LABEL CMD...: best wall time of $repeat runs (with that run's user
+# time, children included); the last run's output kept
 run() {
-  local label=$1 best=""
+  local label=$1 best="" user=""
   shift
   for ((r = 0; r < repeat; r++)); do
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" > "$tmp/out" 2>&1
-    t1=$(date +%s.%N)
-    local s
-    s=$(echo "$t1 - $t0" | bc -l)
-    if [[ -z $best ]] || (($(echo "$s < $best" | bc -l))); then best=$s; fi
+    /usr/bin/time -f '%e %U' -o "$tmp/time" "$@" > "$tmp/out" 2>&1
+    local s u
+    read -r s u < "$tmp/time"
+    if [[ -z $best ]] || (($(echo "$s < $best" | bc -l))); then best=$s user=$u; fi
   done
   local obj work
   obj=$(grep -o '^objective [^ ]*' "$tmp/out" | head -1)
   work=$(grep -o 'max/mean [0-9.]*' "$tmp/out" || echo "max/mean -")
-  printf '%-34s %8.2f s  %-14s %-14s load %s\n' "$label" "$best" "$obj" "$work" "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%-38s %8.2f s  user %7.2f s  %-14s %-14s load %s\n' "$label" "$best" "$user" "$obj" "$work" \
+    "$(cut -d' ' -f1 /proc/loadavg)"
   echo "$best" > "$tmp/last"
 }
 
@@ -52,16 +54,23 @@ case_() {
   local one
   one=$(cat "$tmp/last")
   run "$name, 2 threads" "$pdt" fit --data "$data" "$@" --threads 2
-  printf '%-34s %8.2f x\n' "  speed-up, 2 threads" "$(echo "$one / $(cat "$tmp/last")" | bc -l)"
-  if [[ -x $mpi ]]; then
+  printf '%-38s %8.2f x\n' "  speed-up, 2 threads" "$(echo "$one / $(cat "$tmp/last")" | bc -l)"
+  if [[ -x $mpi && ${NOMPI:-0} == 0 ]]; then
     run "$name, mpirun -np 2" mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" fit --data "$data" "$@" --threads 1
-    printf '%-34s %8.2f x\n' "  speed-up, 2 ranks" "$(echo "$one / $(cat "$tmp/last")" | bc -l)"
+    printf '%-38s %8.2f x\n' "  speed-up, 2 ranks" "$(echo "$one / $(cat "$tmp/last")" | bc -l)"
   fi
 }
 
 echo "bench/scaling.sh: $(date -u +%FT%TZ), $(nproc) cores, $(git -C "$here/.." rev-parse --short HEAD)"
-case_ "hyperplane K=2 N=200" "$tmp/xor200.csv" --rules hyperplane --size 2
-case_ "conic K=2 N=40" "$tmp/conic40.csv" --rules hypersurface --size 2
+only=${ONLY:-all}
+[[ $only == all || $only == hyperplane ]] && case_ "hyperplane K=2 N=200" "$tmp/xor200.csv" --rules hyperplane --size 2
+[[ $only == all || $only == conic ]] && case_ "conic K=2 N=40" "$tmp/conic40.csv" --rules hypersurface --size 2
+dl85=${DL85_DIR:-$here/../../shared/data/dl85}
+if [[ ($only == all || $only == binary) && -r $dl85/australian-credit.txt ]]; then
+  # the binary backend's ranks are serial on every rank: threads only
+  NOMPI=1 case_ "binary depth 5 australian-credit" "$dl85/australian-credit.txt" --format dl85 --rules binary \
+    --depth 5
+fi
 if [[ $n80 != 0 ]]; then
   bash "$here/gen_conic2d.sh" 80 1 > "$tmp/conic80.csv"
   run "conic K=2 N=80, 2 threads, limit ${n80}s" "$pdt" fit --data "$tmp/conic80.csv" --rules hypersurface \

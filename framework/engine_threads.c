@@ -44,7 +44,9 @@
 struct pdt_team {
     const pdt_algebra *alg;
     const uint32_t *list;
-    pdt_work work;
+    pdt_work work;       /* over this rank's positions (mine), or all of them */
+    const pdt_distributor *dist; /* ranks (NULL: this process alone) */
+    uint32_t *mine;      /* with ranks: the positions this rank solves, in order */
     void *best;          /* least value so far (the incumbent at the start) */
     int64_t best_pos;    /* its position, -1: the incumbent before every candidate */
     pdt_decision dec;    /* the best candidate's root decision (values in dec.v_l, dec.v_r) */
@@ -119,7 +121,7 @@ static void offer(pdt_team *t, const pdt_search_state *w, uint64_t p)
 /* Publishes this rank's best and reads the others' (int64 values only). */
 static void share(pdt_team *t)
 {
-    const pdt_distributor *d = t->work.dist;
+    const pdt_distributor *d = t->dist;
     if (!d || !t->int_values) return;
 #pragma omp critical(pdt_distributor)
     {
@@ -171,7 +173,8 @@ static void worker(pdt_team *t, const pdt_search_state *s, pdt_node *root, uint3
     w.last_progress = s->last_progress;
     uint64_t lo, hi, since_share = 0;
     while (!st && !atomic_load(&t->abort) && pdt_work_next(&t->work, &lo, &hi)) {
-        for (uint64_t p = lo; p < hi && !st && !w.aborted; p++) {
+        for (uint64_t j = lo; j < hi && !st && !w.aborted; j++) {
+            const uint64_t p = t->mine ? t->mine[j] : j;
             bound_for(t, p, ub, tmp);
             if (lb && t->alg->cmp(ub, lb) <= 0) continue; /* nothing here can beat it */
             bool found = false;
@@ -203,7 +206,7 @@ static void add_stats(pdt_search_stats *m, const pdt_search_stats *w)
  * position in *pos) or none won anywhere (*pos = UINT64_MAX). */
 static bool finish_ranks(pdt_team *t, pdt_search_state *s, uint64_t *pos, uint64_t *work, uint64_t *total)
 {
-    const pdt_distributor *d = t->work.dist;
+    const pdt_distributor *d = t->dist;
     int64_t value = t->local_win ? *(const int64_t *)t->best : INT64_MAX;
     *pos = t->local_win ? (uint64_t)t->best_pos : UINT64_MAX;
     bool complete = !s->aborted;
@@ -241,7 +244,42 @@ static pdt_status adopt_remote(pdt_team *t, pdt_search_state *s, pdt_node *node,
     return st;
 }
 
-static pdt_status team_init(pdt_team *t, pdt_search_state *s, const uint32_t *list, uint32_t n)
+static uint64_t items_hash(const uint64_t *items, size_t words)
+{
+    uint64_t h = UINT64_C(0x9e3779b97f4a7c15);
+    for (size_t k = 0; k < words; k++) h = (h ^ items[k]) * UINT64_C(0xff51afd7ed558ccd) + k;
+    h ^= h >> 33;
+    h *= UINT64_C(0xc4ceb9fe1a85ec53);
+    return h ^ (h >> 29);
+}
+
+/* With ranks: the positions this rank solves.  Position p goes to the rank
+ * a hash of its root partition names — the same for a split and its mirror
+ * image (sides exchanged), whose children are the same subproblems: so they
+ * meet in one rank's cache (dealt out in chunks, a rank met 27 % of the
+ * serial search's cache hits on hyperplanes K = 2, N = 200, and its
+ * subproblems examined 69 % of the serial candidates instead of half).
+ * Every rank computes the same assignment; no message is needed. */
+static pdt_status own_positions(pdt_team *t, pdt_search_state *s, pdt_node *node, uint32_t n,
+                                const pdt_distributor *d, uint64_t *mine)
+{
+    t->mine = malloc((n ? n : 1) * sizeof *t->mine);
+    if (!t->mine) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+    *mine = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        bool ok = false;
+        int64_t payload = 0;
+        pdt_node l, r;
+        pdt_lazy_rules ll, lr;
+        pdt_status st = pdt_engine_split_at(s, s->frames[0], node, t->list[p], &ok, &payload, &l, &ll, &r, &lr);
+        if (st) return st;
+        uint64_t h = ok ? items_hash(l.items, s->words) + items_hash(r.items, s->words) : p;
+        if ((h ^ h >> 32) % (uint64_t)d->size == (uint64_t)d->rank) t->mine[(*mine)++] = p;
+    }
+    return PDT_OK;
+}
+
+static pdt_status team_init(pdt_team *t, pdt_search_state *s, pdt_node *node, const uint32_t *list, uint32_t n)
 {
     memset(t, 0, sizeof *t);
     t->alg = s->alg;
@@ -261,8 +299,15 @@ static pdt_status team_init(pdt_team *t, pdt_search_state *s, const uint32_t *li
     if (d && d->size <= 1) d = NULL;
     if (!t->int_values) d = NULL;
     uint64_t ways = (uint64_t)(s->threads ? s->threads : 1) * (uint64_t)(d ? d->size : 1);
-    uint64_t chunk = n / (8 * ways);
-    pdt_work_begin(&t->work, d, n, chunk < 1 ? 1 : chunk > MAX_CHUNK ? MAX_CHUNK : chunk);
+    uint64_t chunk = n / (8 * ways), mine = n;
+    chunk = chunk < 1 ? 1 : chunk > MAX_CHUNK ? MAX_CHUNK : chunk;
+    t->dist = d;
+    if (d) {
+        pdt_status st = own_positions(t, s, node, n, d, &mine);
+        if (st) return st;
+        d->begin(d->user, n, chunk); /* collective: resets the shared bound */
+    }
+    pdt_work_begin(&t->work, NULL, mine, chunk);
     return PDT_OK;
 }
 
@@ -271,6 +316,7 @@ static void team_clear(pdt_team *t)
     void *vals[] = {t->best, t->dec.v_l, t->dec.v_r};
     for (size_t i = 0; i < 3; i++)
         if (vals[i]) t->alg->clear(vals[i]), free(vals[i]);
+    free(t->mine);
 }
 
 static void run_workers(pdt_team *t, pdt_search_state *s, pdt_node *node, uint32_t k, uint32_t drem,
@@ -309,17 +355,17 @@ pdt_status pdt_engine_root_threads(pdt_search_state *s, pdt_node *node, uint32_t
     memset(&t, 0, sizeof t);
     pdt_status st = list && per ? pdt_engine_root_list(s, node, k, list, &n)
                                 : pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
-    if (!st) st = team_init(&t, s, list, n);
+    if (!st) st = team_init(&t, s, node, list, n);
     if (!st) {
         run_workers(&t, s, node, k, drem, has_lb ? f->v_lb : NULL, per);
         st = t.st;
         if (st) *s->err = t.err;
     }
     bool local = !st && t.local_win;
-    if (!st && t.work.dist) {
+    if (!st && t.dist) {
         uint64_t pos, work = s->stats.work_total, total = 0;
         local = finish_ranks(&t, s, &pos, &work, &total);
-        s->stats.workers = (uint32_t)t.work.dist->size;
+        s->stats.workers = (uint32_t)t.dist->size;
         s->stats.work_max = work;
         s->stats.work_total = total;
         if (!local && pos != UINT64_MAX) st = adopt_remote(&t, s, node, pos, k, drem, found);

@@ -1,7 +1,8 @@
 /* Threads (issue 13): the same optimum and the same tree, node by node, for
  * 1, 2 and 4 threads, on random small instances of every family whose root
  * work is shared: the generic engine over axis, hyperplane, mixed and conic
- * rules, and the hypersurface backend (conics, K <= 2).
+ * rules, the hypersurface backend (conics, K <= 2) and the binary backend
+ * (depth 3 and 4, accuracy and lexicographic).
  *
  * The threaded runs hand the root work out last first (PDT_WORK_LAST_FIRST,
  * framework/parallel.c), so a tie must be resolved by position — not by
@@ -178,6 +179,102 @@ static void test_threads_conic_backend(void **state)
     assert_int_equal(run(&f, BASE_SEED + 4000, 40), 0);
 }
 
+/* The binary backend: random 0/1 instances with few features (duplicate and
+ * complementary columns, equal rows: ties everywhere), depth 3 or 4, a size
+ * limit or none, plain or lexicographic.  The serial optimum must equal the
+ * generic engine's; 2 and 4 threads must give the serial tree. */
+static pdt_dataset *binary_instance(tu_rng *g, uint32_t *nf)
+{
+    uint32_t n = 24 + tu_below(g, 40), f = 5 + tu_below(g, 5), nc = 2 + (tu_below(g, 3) == 0);
+    char *text = malloc((size_t)n * (2 * f + 4) + 1), *p = text;
+    uint8_t col[16][64];
+    for (uint32_t j = 0; j < f; j++)
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t kind = tu_below(g, 8);
+            col[j][i] = j > 0 && kind == 0   ? col[j - 1][i]        /* a duplicate column (partly) */
+                        : j > 0 && kind == 1 ? (uint8_t)!col[j - 1][i] /* a complement */
+                                             : (uint8_t)tu_below(g, 2);
+        }
+    for (uint32_t i = 0; i < n; i++) {
+        /* a depth-3 concept with noise: deep trees pay, and many tie */
+        uint32_t concept = col[0][i] ? col[1][i] ^ col[2][i] : col[3][i] & col[4][i];
+        uint32_t label = tu_below(g, 6) ? concept : tu_below(g, nc);
+        p += sprintf(p, "%u", label);
+        for (uint32_t j = 0; j < f; j++) p += sprintf(p, " %u", col[j][i]);
+        *p++ = '\n';
+    }
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_dataset_read_dl85(&ds, text, (size_t)(p - text), "threads.txt", &err))
+        printf("cannot read the binary instance: %s\n", err.message);
+    free(text);
+    *nf = f;
+    return ds;
+}
+
+static pdt_model *binary_fit(const pdt_dataset *ds, pdt_engine engine, uint32_t depth, uint32_t size, bool lex,
+                             uint32_t threads)
+{
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.engine = engine;
+    o.max_depth = depth;
+    o.max_size = size;
+    o.lexicographic = lex;
+    o.threads = threads;
+    pdt_model *m = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    if (pdt_fit(&m, ds, &o, &err)) printf("binary, %u threads: %s\n", threads, err.message);
+    return m;
+}
+
+static bool binary_case(uint64_t seed)
+{
+    tu_rng g = {seed};
+    uint32_t nf, depth = 3 + tu_below(&g, 2), cap = (1u << depth) - 1;
+    pdt_dataset *ds = binary_instance(&g, &nf);
+    uint32_t size = tu_below(&g, 3) == 0 ? PDT_UNLIMITED : depth + tu_below(&g, cap - depth + 1);
+    bool lex = tu_below(&g, 2);
+    if (!ds) return false;
+    pdt_model *serial = binary_fit(ds, PDT_ENGINE_AUTO, depth, size, lex, 1), *generic = NULL;
+    bool ok = serial && strcmp(serial->engine, "binary") == 0;
+    if (ok) {
+        generic = binary_fit(ds, PDT_ENGINE_FUSED, depth, size, false, 1);
+        ok = generic && generic->misclassifications == serial->misclassifications;
+        if (!ok) printf("binary: the generic engine finds another optimum\n");
+    }
+    static const uint32_t threads[] = {2, 4};
+    for (size_t t = 0; ok && t < 2; t++) {
+        pdt_model *m = binary_fit(ds, PDT_ENGINE_AUTO, depth, size, lex, threads[t]);
+        if (!m || !same_tree(serial, m)) {
+            printf("binary: %u threads give another tree than 1\n", threads[t]);
+            ok = false;
+        }
+        pdt_model_free(&m);
+    }
+    if (!ok)
+        printf("seed %#llx: %u features, depth %u, size %u, lexicographic %d\n", (unsigned long long)seed, nf,
+               depth, size, lex);
+    pdt_model_free(&serial);
+    pdt_model_free(&generic);
+    pdt_dataset_free(&ds);
+    return ok;
+}
+
+static void test_threads_binary(void **state)
+{
+    (void)state;
+    const char *env = getenv("PDT_ORACLE_COUNT");
+    uint64_t count = env ? strtoull(env, NULL, 0) : 100, failed = 0;
+    for (uint64_t i = 0; i < count; i++) failed += !binary_case(BASE_SEED + 5000 + i);
+    printf("threads oracle binary: %llu instances, %llu failed\n", (unsigned long long)count,
+           (unsigned long long)failed);
+    assert_int_equal(failed, 0);
+}
+
 int main(void)
 {
     /* the hypersurface backend without its warm start: every winner comes
@@ -192,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_threads_hyperplane),
         cmocka_unit_test(test_threads_mixed),
         cmocka_unit_test(test_threads_conic_engine),
+        cmocka_unit_test(test_threads_binary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

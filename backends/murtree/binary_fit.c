@@ -14,10 +14,12 @@
 #include <time.h>
 
 #include "binary_search.h"
+#include "binary_threads.h"
 #include "../discrete/discrete.h"
 #include "bitset.h"
 #include "../../problems/classification.h"
 #include "model_impl.h"
+#include "pdt_parallel.h"
 
 typedef struct fit_state {
     const pdt_dataset *ds;
@@ -27,6 +29,7 @@ typedef struct fit_state {
     bs_search *search;
     pdt_model *m;
     uint32_t *rule_of; /* feature -> model rule index + 1 */
+    bt_work work;      /* the root's work over threads (binary_threads.c) */
     size_t cap_nodes;
     pdt_error *err;
 } fit_state;
@@ -251,8 +254,11 @@ static void set_objective(pdt_model *m, mpq_srcptr alpha)
     mpq_clear(t);
 }
 
-static void set_stats(pdt_model *m, bs_search *s, double seconds)
+static void set_stats(pdt_model *m, bs_search *s, const bt_work *w, double seconds)
 {
+    m->stats.workers = w->workers;
+    m->stats.work_max = w->most;
+    m->stats.work_total = w->total;
     const bs_stats *st = bs_search_stats(s);
     m->stats.nodes = st->nodes;
     m->stats.candidates = st->configs;
@@ -298,6 +304,9 @@ static pdt_status run(fit_state *fs, mpq_srcptr alpha)
     }
     if (alpha) {
         st = sparse_loop(fs, &a, d, n, alpha);
+    } else if (d >= 3) { /* the root's features as tasks: the same tree for any number of threads */
+        st = bt_solve_root(&fs->search, &a.root, &fs->work, d, n, pdt_threads_resolve(opt->threads), fs->err);
+        a.found = !st;
     } else {
         search(fs, &a, d, n, INT64_MAX);
     }
@@ -339,7 +348,7 @@ pdt_status bs_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
     if (!st) st = run(&fs, opt->sparse ? alpha : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!st) {
-        set_stats(fs.m, fs.search, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+        set_stats(fs.m, fs.search, &fs.work, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
         *out = fs.m;
         fs.m = NULL;
     }

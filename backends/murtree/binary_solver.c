@@ -395,3 +395,11 @@ void bs_solve_items(bs_search *s, bs_out *o, const uint64_t *items, uint32_t d, 
     solve(s, o, &D, d, n, ub, 0);
     free(cc);
 }
+
+/* One configuration of a root whose children are in level 0's l and r (the
+ * threaded root loop, binary_threads.c): as the general case tries it. */
+bool bs_root_configuration(bs_search *s, uint32_t dch, uint32_t nl, uint32_t nr, int64_t cub, bs_out *res,
+                           bs_value *local)
+{
+    return configuration(s, s->levels[0], dch, nl, nr, cub, 0, res, local);
+}

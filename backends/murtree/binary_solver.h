@@ -74,6 +74,7 @@ struct bs_search {
     size_t bp_fw;
     uint32_t bp_min_items; /* the test runs on item sets at least this large */
     bs_stats stats;
+    struct bt_shared *shared; /* the team's cache (binary_threads.c; NULL: none) */
 };
 
 /* binary_state.c */
@@ -109,5 +110,15 @@ uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, con
 void bp_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }
+
+/* binary_solver.c: configuration (nl, nr) of the root split held in level 0
+ * (bs_level_get(s, 0)->l, r), its children at depth dch, against cub: true
+ * with the tree's value and shape in *res, else a lower bound in *local. */
+/* binary_threads.c: D's node filled from the team's cache (NULL: not there),
+ * and what D's node knows merged into it after D was solved. */
+bc_node *bt_shared_fetch(bs_search *s, const bs_set *D);
+void bt_shared_publish(bs_search *s, const bs_set *D);
+bool bs_root_configuration(bs_search *s, uint32_t dch, uint32_t nl, uint32_t nr, int64_t cub, bs_out *res,
+                           bs_value *local);
 
 #endif

@@ -209,6 +209,7 @@ void bs_lookup(bs_search *s, bs_set *D)
 {
     if (D->looked_up) return;
     D->node = bc_find(&s->cache, D->bits, D->hash, D->m);
+    if (!D->node && s->shared) D->node = bt_shared_fetch(s, D);
     D->looked_up = true;
 }
 
@@ -256,6 +257,7 @@ bs_value bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
 void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d)
 {
     if (!D->node) return;
+    if (s->shared) bt_shared_publish(s, D);
     sim_slot *slot = sim_at(s, d);
     if (!slot) return;
     const size_t W = s->words;

@@ -9,9 +9,12 @@
  * through the distributor below, and every other search runs whole on every
  * rank — the serial answer everywhere.  Rank 0 alone prints and writes files.
  *
- * Work: the first half of a loop's positions in static blocks (rank r takes
- * chunks r, r + R, r + 2R, ...), the rest handed out dynamically from a
- * counter on rank 0 (MPI_Fetch_and_op on a window, passive target).  The
+ * Work (the loops that call next(): the hypersurface backend's tuples; the
+ * engine assigns its root positions to ranks by partition itself,
+ * framework/engine_threads.c): the first half of a loop's positions in
+ * static blocks (rank r takes chunks r, r + R, r + 2R, ...), the rest handed
+ * out dynamically from a counter on rank 0 (MPI_Fetch_and_op on a window,
+ * passive target).  The
  * incumbent: each rank publishes its best value into a second cell of that
  * window with MPI_MIN and reads the least back (every few chunks).  At the
  * end of a loop two reductions give the least (value, position), so ties go

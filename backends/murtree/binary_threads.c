@@ -1,0 +1,449 @@
+/* The binary backend's root over threads (issue 13): the root's features are
+ * tasks handed out to workers, each a search of its own (cache, depth-2
+ * solver, scratch); the incumbent is shared.
+ *
+ * The answer must not depend on the workers, so the root decision is defined
+ * by a fixed order, not by which worker finished first: every configuration
+ * (feature f, left budget nl) has a position — the kept features in order,
+ * then nl ascending; the incumbent before the loop (the leaf, or the depth-2
+ * tree) comes first — and the root takes the least (rank, position), where
+ * the rank is the value, or only its errors when the search does not prove
+ * the sizes (then a subtree's size depends on what the cache held).  A
+ * configuration is solved against the best (rank r, position q) known: "below
+ * r" when q precedes it, "at most r" when it precedes q.  The winner is thus
+ * always solved with a bound above its rank and found, and every tie loses to
+ * it by position.  The ranks are exact (optimal values, or optimal errors)
+ * whatever a worker's cache held, so the winner is the same for any number of
+ * workers and any schedule.  Its children are then solved again by a fresh
+ * search, whose cache the tree is rebuilt from: a serial search from the
+ * same start, hence the same subtrees (their sizes too).  With one thread the
+ * same steps run in order.
+ *
+ * Features that split the root's items as an earlier one does (or its
+ * complement) are dropped before the loop, serially, as the serial search
+ * drops them.  The workers' caches are their own: a shared cache would need a
+ * lock on every subproblem. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "binary_threads.h"
+#include "binary_solver.h"
+#include "bitset.h"
+#include "pdt_parallel.h"
+
+typedef struct bt_best {
+    bs_value rank; /* the value, or its errors (errors_only) */
+    uint64_t key;  /* 0: the incumbent; else (position + 1) << 32 | nl */
+    bs_out out;
+    unsigned worker;
+} bt_best;
+
+typedef struct bt_team {
+    bs_search **w;
+    unsigned n_workers;
+    uint32_t *features; /* kept root features, in order */
+    size_t n_features;
+    bs_set root;
+    uint32_t d, n, nmin, nmax;
+    bool errors_only;
+    bt_best best;
+    pdt_work work;
+    atomic_bool abort;
+} bt_team;
+
+static bs_value rank_of(const bt_team *t, const bs_search *s, bs_value v)
+{
+    return t->errors_only ? v / s->unit : v;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static bool set_root(bt_team *t, bs_search *s)
+{
+    const size_t W = s->words;
+    bs_set *D = &t->root;
+    D->cc = malloc(s->nc * sizeof *D->cc);
+    if (!D->cc) return false;
+    D->bits = s->data->all;
+    D->m = 0;
+    for (size_t c = 0; c < s->nc; c++) {
+        D->cc[c] = pdt_bits_and_count(D->bits, s->data->cls + c * W, W);
+        D->m += D->cc[c];
+    }
+    D->leaf = bs_leaf_of(D->cc, s->nc, D->m);
+    D->hash = bc_hash(D->bits, W);
+    return true;
+}
+
+/* The features whose split of the root is neither degenerate nor one an
+ * earlier feature makes (or its complement), in order. */
+static bool keep_features(bt_team *t, bs_search *s)
+{
+    bs_level *lv = bs_level_get(s, 0);
+    const size_t nf = s->data->nf, W = s->words;
+    size_t cap = 16;
+    while (cap < 2 * nf + 2) cap *= 2;
+    uint64_t *hash = calloc(cap, sizeof *hash);
+    uint32_t *at = malloc(cap * sizeof *at);
+    t->features = malloc((nf ? nf : 1) * sizeof *t->features);
+    if (!lv || !hash || !at || !t->features) {
+        free(hash), free(at);
+        return false;
+    }
+    const bs_set *D = &t->root;
+    for (uint32_t f = 0; f < nf; f++) {
+        bs_split(s, D, f, &lv->l, &lv->r);
+        if (lv->l.m == 0 || lv->r.m == 0) continue;
+        const uint64_t hr = lv->r.hash | 1, hl = lv->l.hash | 1;
+        bool seen = false;
+        for (int side = 0; side < 2 && !seen; side++) {
+            const uint64_t h = side ? hl : hr, *want = side ? lv->l.bits : lv->r.bits;
+            for (size_t p = (size_t)h & (cap - 1); hash[p] && !seen; p = (p + 1) & (cap - 1)) {
+                if (hash[p] != h) continue;
+                const uint64_t *col = s->data->cols + (size_t)at[p] * W;
+                bool same = true;
+                for (size_t k = 0; k < W && same; k++) same = (D->bits[k] & col[k]) == want[k];
+                seen = same;
+            }
+        }
+        if (seen) continue;
+        size_t p = (size_t)hr & (cap - 1);
+        while (hash[p]) p = (p + 1) & (cap - 1);
+        hash[p] = hr;
+        at[p] = f;
+        t->features[t->n_features++] = f;
+    }
+    free(hash);
+    free(at);
+    return true;
+}
+
+/* The incumbent before the loop: the leaf, or the depth-2 tree (computed
+ * here if the caller did not). */
+static void set_incumbent(bt_team *t, bs_search *s)
+{
+    bs_set *D = &t->root;
+    t->best = (bt_best){.out = {.cost = bs_leaf_value(s, D), .feature = BS_NONE, .d = t->d, .n = t->n}};
+    bc_node *nd = bs_node_of(s, D);
+    if (nd && nd->d2[1] == BS_NONE) {
+        d2_values(s->d2, D->bits, D->m, nd->d2);
+        s->stats.d2_calls++;
+    }
+    if (nd) {
+        uint32_t errors, j = bc_d2_size(nd, 2, t->n < 3 ? t->n : 3, &errors);
+        bs_value v = (bs_value)errors * s->unit + (bs_value)j * s->per_node;
+        if (j && v < t->best.out.cost)
+            t->best.out = (bs_out){.cost = v, .lb = v, .feature = BS_D2, .nl = j, .size = j,
+                                   .depth = j == 1 ? 1 : 2, .d = t->d, .n = t->n};
+    }
+    t->best.rank = rank_of(t, s, t->best.out.cost);
+    s->root_best = t->best.out.cost;
+}
+
+static pdt_status clone(bs_search **out, const bs_search *m, size_t limit, pdt_error *err)
+{
+    pdt_status st = bs_search_new(out, m->data, limit, 0, NULL, NULL, err);
+    if (st) return st;
+    bs_search *s = *out;
+    s->start = m->start;
+    s->deadline = m->deadline;
+    s->has_deadline = m->has_deadline;
+    s->stop = m->stop;
+    s->unit = m->unit;
+    s->per_node = m->per_node;
+    s->proven = m->proven;
+    return PDT_OK;
+}
+
+/* ------------------------------------------------------------ the team's cache */
+
+/* Solved item sets of every worker, under a lock; a bit per hash class
+ * (atomic, set after a node is published) spares the lock to most lookups of
+ * item sets no worker has solved.  A worker publishes its solved nodes in
+ * batches (one lock for BATCH of them). */
+#define SEEN_BITS (UINT64_C(1) << 21)
+#define BATCH 64u
+
+typedef struct bt_cache {
+    bc_cache cache;
+    _Atomic uint64_t *seen;
+} bt_cache;
+
+struct bt_shared { /* a worker's link to the team's cache */
+    bt_cache *team;
+    bc_node *pending[BATCH]; /* its own nodes solved since the last batch */
+    unsigned n_pending;
+};
+
+static bool team_cache_init(bt_cache *tc, size_t words, size_t limit)
+{
+    bc_init(&tc->cache, words, limit);
+    tc->seen = calloc(SEEN_BITS / 64, sizeof *tc->seen);
+    return tc->seen != NULL;
+}
+
+static void team_cache_clear(bt_cache *tc)
+{
+    bc_clear(&tc->cache);
+    free(tc->seen);
+}
+
+static inline size_t seen_bit(uint64_t hash) { return (size_t)(hash >> 11) & (SEEN_BITS - 1); }
+
+/* What `from` knows, added to `to` (a node of cache c for the same items):
+ * depth-2 optima, optima and lower bounds per limit — facts about the item
+ * set, whoever found them. */
+static void merge(bc_cache *c, bc_node *to, const bc_node *from)
+{
+    for (int k = 0; k < 3; k++)
+        if (to->d2[k] == BS_NONE) to->d2[k] = from->d2[k];
+    for (uint32_t k = 0; k < from->n_entries; k++) {
+        const bc_entry *e = &from->entries[k];
+        if (e->opt != BS_VNONE) bc_store_optimum(c, to, e);
+        else if (!bc_optimum(to, e->d, e->n)) bc_store_lower(c, to, e->d, e->n, e->lb);
+    }
+}
+
+bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
+{
+    bt_cache *tc = s->shared->team;
+    const size_t b = seen_bit(D->hash);
+    if (!(atomic_load_explicit(&tc->seen[b / 64], memory_order_acquire) >> (b % 64) & 1)) return NULL;
+    bc_node *local = NULL;
+#pragma omp critical(bt_shared)
+    {
+        const bc_node *sn = bc_find(&tc->cache, D->bits, D->hash, D->m);
+        if (sn && (local = bc_insert(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, sn);
+    }
+    return local;
+}
+
+static void flush(struct bt_shared *link)
+{
+    bt_cache *tc = link->team;
+#pragma omp critical(bt_shared)
+    for (unsigned k = 0; k < link->n_pending; k++) {
+        const bc_node *nd = link->pending[k];
+        bc_node *sn = bc_insert(&tc->cache, nd->key, nd->hash, nd->m, nd->leaf);
+        if (sn) merge(&tc->cache, sn, nd);
+    }
+    for (unsigned k = 0; k < link->n_pending; k++) {
+        const size_t b = seen_bit(link->pending[k]->hash);
+        atomic_fetch_or_explicit(&tc->seen[b / 64], UINT64_C(1) << (b % 64), memory_order_release);
+    }
+    link->n_pending = 0;
+}
+
+void bt_shared_publish(bs_search *s, const bs_set *D)
+{
+    struct bt_shared *link = s->shared;
+    link->pending[link->n_pending++] = D->node;
+    if (link->n_pending == BATCH) flush(link);
+}
+
+/* ------------------------------------------------------------ the loop */
+
+/* The bound configuration `key` is solved against (see the top of the file). */
+static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
+{
+    bs_value r, cost;
+    uint64_t q;
+#pragma omp critical(bt_best)
+    {
+        r = t->best.rank, q = t->best.key, cost = t->best.out.cost;
+    }
+    if (main) w->root_best = cost; /* for the progress line */
+    const int64_t strict = q < key;
+    if (!t->errors_only) return (int64_t)r - strict;
+    return ((int64_t)r + 1 - strict) * (int64_t)w->unit - 1;
+}
+
+static void offer(bt_team *t, const bs_search *w, unsigned worker, uint64_t key, uint32_t f, uint32_t nl,
+                  const bs_out *res)
+{
+    const bs_value r = rank_of(t, w, res->cost);
+#pragma omp critical(bt_best)
+    if (r < t->best.rank || (r == t->best.rank && key < t->best.key)) {
+        t->best = (bt_best){r, key, {res->cost, res->cost, res->size, res->depth, f, nl, t->d, t->n}, worker};
+    }
+}
+
+static void run_worker(bt_team *t, unsigned id)
+{
+    bs_search *w = t->w[id];
+    bs_level *lv = bs_level_get(w, 0);
+    if (!lv) bs_fail_oom(w);
+    const uint64_t gen = lv && t->d == 3 ? d2_context_enter(w->d2, t->root.bits, t->root.m) : 0;
+    uint64_t lo, hi;
+    while (!w->aborted && pdt_work_next(&t->work, &lo, &hi)) {
+        for (uint64_t p = lo; p < hi && !w->aborted; p++) {
+            const uint32_t f = t->features[p];
+            bs_split(w, &t->root, f, &lv->l, &lv->r);
+            lv->l.gen = lv->r.gen = gen;
+            for (uint32_t nl = t->nmin; nl <= t->nmax && !w->aborted; nl++) {
+                if (atomic_load_explicit(&t->abort, memory_order_relaxed)) w->aborted = true;
+                const uint64_t key = (p + 1) << 32 | nl;
+                const int64_t cub = bound(t, w, key, id == 0);
+                bs_out res;
+                bs_value local = 0;
+                if (cub >= 0 && !w->aborted && bs_root_configuration(w, t->d - 1, nl, t->n - 1 - nl, cub, &res, &local))
+                    offer(t, w, id, key, f, nl, &res);
+            }
+        }
+    }
+    if (w->shared) flush(w->shared);
+    if (w->aborted) atomic_store(&t->abort, true);
+}
+
+/* ------------------------------------------------------------ the answer */
+
+/* The winner's children solved by the fresh search c, against the winner's
+ * rank (the bounds are the same for any run): the tree is rebuilt from c. */
+static bool canonical(bt_team *t, bs_search *c, bs_out *o)
+{
+    const size_t W = c->words;
+    const bs_out *b = &t->best.out;
+    uint64_t *items = malloc(2 * W * sizeof *items);
+    if (!items) return false;
+    const uint64_t *col = c->data->cols + (size_t)b->feature * W;
+    for (size_t k = 0; k < W; k++) {
+        items[k] = t->root.bits[k] & ~col[k];
+        items[W + k] = t->root.bits[k] & col[k];
+    }
+    const int64_t pn = c->per_node;
+    int64_t v = t->errors_only ? ((int64_t)t->best.rank + 1) * (int64_t)c->unit - 1 : (int64_t)t->best.rank;
+    bs_out l, r = {.cost = BS_VNONE};
+    bs_solve_items(c, &l, items, t->d - 1, b->nl, v - pn);
+    if (l.cost != BS_VNONE) bs_solve_items(c, &r, items + W, t->d - 1, t->n - 1 - b->nl, v - pn - (int64_t)l.cost);
+    free(items);
+    if (l.cost == BS_VNONE || r.cost == BS_VNONE) return false;
+    *o = *b;
+    o->cost = o->lb = l.cost + r.cost + (bs_value)pn;
+    o->size = 1 + l.size + r.size;
+    o->depth = 1 + (l.depth > r.depth ? l.depth : r.depth);
+    return true;
+}
+
+static void add_stats(bs_stats *to, const bs_stats *from)
+{
+    to->nodes += from->nodes;
+    to->configs += from->configs;
+    to->d2_calls += from->d2_calls;
+    to->d1_calls += from->d1_calls;
+    to->cache_hits += from->cache_hits;
+    to->pruned += from->pruned;
+}
+
+static unsigned team_size(const bt_team *t, const bs_search *s, unsigned threads)
+{
+    if (threads > t->n_features) threads = (unsigned)t->n_features;
+    if (threads < 2) return 1;
+    /* root work: features × items × features per level below the children's depth 2 */
+    uint64_t est = (uint64_t)t->n_features * t->root.m, limit = pdt_parallel_min();
+    for (uint32_t k = 2; k < t->d && est < limit; k++) est *= s->data->nf ? s->data->nf : 1;
+    return est < limit ? 1 : threads;
+}
+
+static void run_team(bt_team *t)
+{
+    pdt_work_begin(&t->work, NULL, t->n_features, 1);
+    if (t->n_workers == 1) return run_worker(t, 0);
+#pragma omp parallel num_threads(t->n_workers)
+    {
+#ifdef _OPENMP
+        run_worker(t, (unsigned)omp_get_thread_num());
+#endif
+    }
+}
+
+/* The search the tree is rebuilt from, and the answer. */
+static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, pdt_error *err)
+{
+    bs_search *main = t->w[0], *keep = t->w[t->best.worker];
+    bool aborted = false, oom = false;
+    for (unsigned k = 0; k < t->n_workers; k++) aborted |= t->w[k]->aborted, oom |= t->w[k]->oom;
+    *root = t->best.out;
+    if (!aborted && (t->best.key >> 32)) {
+        bs_search *c;
+        pdt_status st = clone(&c, main, main->cache.limit, err);
+        if (st) return st;
+        c->has_deadline = false, c->stop = NULL;
+        if (!canonical(t, c, root) && !c->oom) {
+            bs_search_free(&c);
+            return pdt_error_set(err, PDT_EINTERNAL, "the root's subtrees vanished when solved again");
+        }
+        oom |= c->oom;
+        keep = c;
+    } else if (!(t->best.key >> 32)) {
+        keep = main;
+    }
+    for (unsigned k = 0; k < t->n_workers; k++)
+        if (t->w[k] != keep) add_stats(&keep->stats, &t->w[k]->stats);
+    keep->aborted |= aborted;
+    keep->oom |= oom;
+    for (unsigned k = 1; k < t->n_workers; k++) /* the caller frees the first */
+        if (t->w[k] != keep) bs_search_free(&t->w[k]);
+    *s = keep;
+    return PDT_OK;
+}
+
+pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d, uint32_t n, unsigned threads,
+                         pdt_error *err)
+{
+    bs_search *main = *s;
+    const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1;
+    bt_team t = {.d = d, .n = n, .nmin = n - 1 - nmax, .nmax = nmax, .errors_only = main->per_node && !main->proven};
+    *work = (bt_work){0};
+    pdt_status st = PDT_OK;
+    if (!set_root(&t, main) || !keep_features(&t, main)) {
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        goto done;
+    }
+    set_incumbent(&t, main);
+    t.n_workers = team_size(&t, main, threads);
+    t.w = calloc(t.n_workers, sizeof *t.w);
+    if (!t.w) {
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        goto done;
+    }
+    t.w[0] = main;
+    /* the memo cap holds for the team: half for the workers' caches, half for the shared one */
+    const size_t limit = t.n_workers > 1 ? main->cache.limit / 2 / t.n_workers : main->cache.limit;
+    for (unsigned k = 1; k < t.n_workers && !st; k++) st = clone(&t.w[k], main, limit, err);
+    if (st) goto done;
+    const size_t full = main->cache.limit;
+    main->cache.limit = limit;
+    bt_cache team;
+    struct bt_shared *links = NULL;
+    bool share = t.n_workers > 1 && team_cache_init(&team, main->words, full / 2) && !getenv("PDT_BINARY_PRIVATE") &&
+                 (links = calloc(t.n_workers, sizeof *links));
+    for (unsigned k = 0; k < t.n_workers && share; k++) {
+        links[k].team = &team;
+        t.w[k]->shared = &links[k];
+    }
+    uint64_t before = main->stats.nodes;
+    run_team(&t);
+    for (unsigned k = 0; k < t.n_workers; k++) t.w[k]->shared = NULL;
+    if (t.n_workers > 1) team_cache_clear(&team);
+    free(links);
+    main->cache.limit = full;
+    work->workers = t.n_workers;
+    for (unsigned k = 0; k < t.n_workers; k++) {
+        uint64_t nodes = t.w[k]->stats.nodes - (k ? 0 : before);
+        work->total += nodes;
+        if (nodes > work->most) work->most = nodes;
+    }
+    st = finish(&t, s, root, err);
+    if (!st && *s != main) bs_search_free(&main);
+done:
+    if (t.w && st)
+        for (unsigned k = 1; k < t.n_workers; k++) bs_search_free(&t.w[k]);
+    free(t.w);
+    free(t.features);
+    free(t.root.cc);
+    return st;
+}
