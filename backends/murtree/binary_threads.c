@@ -278,6 +278,10 @@ static void run_worker(bt_team *t, unsigned id)
     bs_level *lv = bs_level_get(w, 0);
     if (!lv) bs_fail_oom(w);
     const uint64_t gen = lv && t->d == 3 ? d2_context_enter(w->d2, t->root.bits, t->root.m) : 0;
+    if (lv) { /* the level's node and its sample of items (the errorless test of --lexicographic) */
+        lv->node = &t->root;
+        lv->sample.ready = false;
+    }
     uint64_t lo, hi;
     while (!w->aborted && pdt_work_next(&t->work, &lo, &hi)) {
         for (uint64_t p = lo; p < hi && !w->aborted; p++) {
