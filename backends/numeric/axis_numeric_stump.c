@@ -133,8 +133,9 @@ static void sweep_two(an_ctx *c, const an_item *list, uint32_t m, part *p, int32
 
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, an_stump *const st[2],
-                             const int64_t *const tot[2], int32_t f)
+static inline __attribute__((always_inline)) void
+sweep_two_binary_as(const an_ctx *c, const an_item *list, uint32_t m, an_stump *const st[2],
+                    const int64_t *const tot[2], int32_t f, const bool flushes)
 {
     const uint8_t *mark = c->mark;
     int64_t w00 = 0, w01 = 0, w10 = 0, w11 = 0; /* flushed counts: part, class */
@@ -148,7 +149,7 @@ static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, a
         unsigned side = mark[it->row];
         packed += UINT64_C(1) << FIELD(side, it->label);
         last[side] = it->row;
-        if (++since_flush == FLUSH_EVERY) {
+        if (flushes && ++since_flush == FLUSH_EVERY) {
             w00 += (int64_t)(packed & 0xffff);
             w01 += (int64_t)(packed >> 16 & 0xffff);
             w10 += (int64_t)(packed >> 32 & 0xffff);
@@ -173,6 +174,15 @@ static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, a
     }
     st[0]->best = best0;
     st[1]->best = best1;
+}
+
+/* Under FLUSH_EVERY items (most nodes) the fields never overflow: the loop
+ * without the wide counters keeps every count in a register. */
+static void sweep_two_binary(const an_ctx *c, const an_item *list, uint32_t m, an_stump *const st[2],
+                             const int64_t *const tot[2], int32_t f)
+{
+    if (m <= FLUSH_EVERY) sweep_two_binary_as(c, list, m, st, tot, f, false);
+    else sweep_two_binary_as(c, list, m, st, tot, f, true);
 }
 
 static void stump_init(an_stump *s, const int64_t *tot, size_t nc)
