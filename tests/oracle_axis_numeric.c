@@ -852,6 +852,66 @@ static void test_axis_numeric_vs_binary(void **state)
     assert_int_equal(st.failures, 0);
 }
 
+/* Nodes of more than 32 768 items: the two-class sweep flushes its 16-bit
+ * counts into wide counters there (and only there).  40 000 rows of three
+ * columns with six values each, labelled by (x0 <= 2) xor (x1 <= 3) with a
+ * fifth of the labels redrawn (two classes; three when `classes` is 3): the
+ * numeric backend's optimum at depth 2 and 3 equals the binary backend's on
+ * the thresholds as binary features. */
+static void large_case(uint32_t classes, uint64_t seed)
+{
+    enum { N = 40000, DIMS = 3 };
+    tu_rng g = {seed};
+    size_t cap = (size_t)N * 16 + 64, len = 0;
+    char *csv = malloc(cap);
+    assert_non_null(csv);
+    len += (size_t)snprintf(csv + len, cap - len, "x0,x1,x2,class\n");
+    for (size_t i = 0; i < N; i++) {
+        uint32_t x[DIMS];
+        for (size_t j = 0; j < DIMS; j++) x[j] = (uint32_t)tu_below(&g, 6);
+        uint32_t label = (x[0] <= 2) ^ (x[1] <= 3);
+        if (tu_below(&g, 5) == 0) label = (uint32_t)tu_below(&g, classes);
+        len += (size_t)snprintf(csv + len, cap - len, "%u,%u,%u,%s\n", x[0], x[1], x[2], names_letters[label]);
+    }
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    pdt_error_clear(&err);
+    assert_int_equal(pdt_dataset_read_csv(&ds, csv, len, "large.csv", NULL, &err), PDT_OK);
+    assert_int_equal(pdt_dataset_rows(ds), N);
+    for (uint32_t depth = 2; depth <= 3; depth++) {
+        mpq_t obj[2];
+        mpq_inits(obj[0], obj[1], NULL);
+        for (int numeric = 0; numeric < 2; numeric++) {
+            pdt_fit_options o;
+            pdt_fit_options_init(&o);
+            o.rules = numeric ? "axis" : "binary";
+            o.engine = numeric ? PDT_ENGINE_BACKEND : PDT_ENGINE_AUTO;
+            o.max_depth = depth;
+            o.threads = 1;
+            pdt_model *m = NULL;
+            if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s backend, depth %u: %s", o.rules, depth, err.message);
+            assert_true(pdt_model_optimal(m));
+            pdt_model_objective(obj[numeric], m);
+            pdt_model_free(&m);
+        }
+        if (!mpq_equal(obj[0], obj[1]))
+            fail_msg("%u classes, depth %u: numeric backend %g, binary backend %g", classes, depth,
+                     mpq_get_d(obj[1]), mpq_get_d(obj[0]));
+        /* the noise keeps the optimum above 0 and below a leaf's */
+        assert_true(mpq_sgn(obj[1]) > 0);
+        mpq_clears(obj[0], obj[1], NULL);
+    }
+    pdt_dataset_free(&ds);
+    free(csv);
+}
+
+static void test_axis_numeric_large(void **state)
+{
+    (void)state;
+    large_case(2, 0x1a26e0001);
+    large_case(3, 0x1a26e0002);
+}
+
 int main(void)
 {
     setenv("PDT_NUMERIC_PARALLEL_MIN", "0", 1); /* see check_threads */
@@ -864,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_axis_numeric_hand_weighted),
         cmocka_unit_test(test_axis_numeric_random),
         cmocka_unit_test(test_axis_numeric_vs_binary),
+        cmocka_unit_test(test_axis_numeric_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
