@@ -12,7 +12,7 @@
 # Environment:
 #   PDT               pdt binary (default: build/pdt next to this script)
 #   CONTREE           ConTree command-line binary (required unless --pdt-only);
-#                     (the public ConTree code, built under /tmp with cmake, Release)
+#                     (ConTree's public command-line program; this script only runs it)
 #   BENCH_TIME_LIMIT  per-run wall limit in seconds, via timeout(1) (default 300)
 #   PDT_ARGS          extra arguments for 'pdt fit' (e.g. '--memo-mb 256')
 #   PDT_SHARED_DATA   shared data directory (default: ../../shared/data from here)

@@ -6,21 +6,21 @@
 # REPEAT runs (default 3); a run over TIMEOUT seconds (default 300) shows as ">T".  The ratio
 # column is lexicographic / default.
 #
-# STreeD is a peer, not part of pdt: this script neither fetches nor builds it; STREED names
-# the binary of its command-line program if you have one; without it the STreeD columns show "-".
+# STreeD is a peer, not part of pdt: the script only runs the program named by $STREED (a path
+# you provide); without it the STreeD columns show "-".
 #
-# Usage: bench/lexicographic.sh [BUILD_DIR] [DATA_DIR]
-#        env REPEAT=1, DEPTHS="4 5", FILES="mushroom vote", STREED=/path/to/STREED, TIMEOUT=300
+# Usage: bench/lexicographic.sh [DATA_DIR]
+#        env PDT=path/to/pdt (default: build/pdt), REPEAT=1, DEPTHS="4 5", FILES="mushroom vote",
+#            STREED=/path/to/STREED, TIMEOUT=300
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$here/build}
-data=${2:-$here/../shared/data/dl85}
-pdt=$build/pdt
+data=${1:-$here/../shared/data/dl85}
+pdt=${PDT:-$here/build/pdt}
 repeat=${REPEAT:-3}
 depths=${DEPTHS:-"4 5"}
 limit=${TIMEOUT:-300}
 streed=${STREED:-}
-[[ -x $pdt ]] || { echo "no $pdt: build first" >&2; exit 2; }
+[[ -x $pdt ]] || { echo "pdt binary not found: $pdt (set PDT)" >&2; exit 2; }
 [[ -z $streed || -x $streed ]] || { echo "STREED=$streed is not executable" >&2; exit 2; }
 
 tmp=$(mktemp -d)
