@@ -138,7 +138,7 @@ static void refresh(const an_ctx *c, an_inc *inc)
         cost = atomic_load_explicit(&c->shared->cost, memory_order_relaxed);
         key = c->shared->key;
     }
-    if (an_beats(cost, key, inc)) *inc = (an_inc){cost, key, false, 0, 0, 0, 0};
+    if (an_beats(cost, key, inc)) *inc = (an_inc){cost, key, false};
 }
 
 /* A candidate replaces the incumbent. */
@@ -146,7 +146,7 @@ static bool take(an_scan *s, const an_point *q, uint64_t key)
 {
     int64_t cost = q->l + q->r;
     if (!beats(s, cost, key)) return false;
-    *s->inc = (an_inc){cost, key, true, q->pos, s->kl, q->l, q->r};
+    *s->inc = (an_inc){cost, key, true};
     if (s->level == 0) publish(s->c, cost, key);
     return true;
 }
@@ -528,10 +528,10 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     for (uint32_t k = 0; k < m; k++) fr->tot[nd->lists[k].label] += c->unit ? 1 : c->cw[nd->lists[k].label];
     /* Keys: the leaf 0, the best stump 1, deeper trees from 2^32 on; the
      * bound ub ties with nothing. */
-    an_inc inc = {ub, 0, false, 0, 0, 0, 0};
+    an_inc inc = {ub, 0, false};
     int64_t leaf = an_leaf_cost(fr->tot, c->nc);
     if (leaf < inc.cost) {
-        inc = (an_inc){leaf, 0, true, 0, 0, 0, 0};
+        inc = (an_inc){leaf, 0, true};
         out[0] = (an_entry){-1, 0};
         *len = 1;
     }
@@ -547,7 +547,7 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     an_stump st;
     an_stumps(c, nd, NULL, fr->tot, NULL, &st, fr->guide);
     if (st.best < inc.cost) {
-        inc = (an_inc){st.best, 1, true, 0, 0, 0, 0};
+        inc = (an_inc){st.best, 1, true};
         *len = leaf_or_stump(out, &st, true);
     }
     if (level == 0) c->root_best = inc.cost;

@@ -104,14 +104,11 @@ typedef struct an_stats {
     uint64_t tasks;       /* root tasks run (workers) */
 } an_stats;
 
-/* An incumbent: the least (cost, key) seen, own when the tree written is its;
- * for a split, its left size, budget split and children's costs. */
+/* An incumbent: the least (cost, key) seen, own when the tree written is its. */
 typedef struct an_inc {
     int64_t cost;
     uint64_t key;
     bool own;
-    uint32_t pos, kl;
-    int64_t l, r;
 } an_inc;
 
 static inline bool an_beats(int64_t cost, uint64_t key, const an_inc *inc)
