@@ -103,21 +103,72 @@ static an_guide sweep_one(an_ctx *c, const an_item *list, uint32_t m, const int6
     return g;
 }
 
-/* One feature, two parts: p[1] the marked items, p[0] the others. */
-static void sweep_two(an_ctx *c, const an_item *list, uint32_t m, part *p, int32_t f)
+/* One feature, two parts (st[1]: the marked items, st[0] the others), any
+ * classes and weights.  Each part's weight so far and its limit (the skip
+ * budget of `offer` as an absolute weight: the part's next threshold is costed
+ * once its weight passes it) stay in registers, and the defining row of a
+ * costed threshold is looked up only when it becomes the best: the version
+ * that kept the parts' skip, last row and counts in memory took one item per
+ * 2.0 ns against 1.35 ns here (avila, 12 classes, 20 867 rows, best of 200). */
+
+/* The last item of part `side` among the first k + 1 of the list. */
+static inline uint32_t last_of(const an_item *list, uint32_t k, const uint8_t *mark, uint32_t side)
+{
+    while (mark[list[k].row] != side) k--;
+    return list[k].row;
+}
+
+/* The threshold after item k, for the part `side` of weight n so far (counts
+ * cnt, totals tot): its cost if it improves on the part's best; returns the
+ * part's next limit (AN_INF: no later threshold can improve). */
+static int64_t offer_at(const an_ctx *c, const an_item *list, uint32_t k, uint32_t side, int64_t n,
+                        const int64_t *cnt, const int64_t *tot, an_stump *s, int32_t f)
+{
+    int64_t right, cost = split_cost(cnt, tot, c->nc, &right);
+    if (cost < s->best) {
+        s->best = cost;
+        s->rule = (an_entry){f, last_of(list, k, c->mark, side)};
+    }
+    return right == 0 || s->best == 0 ? AN_INF : n + (cost - s->best);
+}
+
+static inline __attribute__((always_inline)) void
+sweep_two_as(const an_ctx *c, const an_item *list, uint32_t m, an_stump *const st[2],
+             const int64_t *const tot[2], int32_t f, const bool unit)
 {
     const size_t nc = c->nc;
     const uint8_t *mark = c->mark;
     const int64_t *cw = c->cw;
-    const bool unit = c->unit;
+    int64_t *const cnt = c->cnt; /* part 0's counts, then part 1's */
+    memset(cnt, 0, 2 * nc * sizeof *cnt);
+    int64_t n0 = 0, n1 = 0;
+    int64_t lim0 = st[0]->best == 0 ? AN_INF : 0, lim1 = st[1]->best == 0 ? AN_INF : 0;
     for (uint32_t k = 0; k + 1 < m; k++) {
-        const an_item *it = &list[k];
-        add(&p[mark[it->row]], it, unit ? 1 : cw[it->label]);
-        if (list[k + 1].rank == it->rank) continue;
-        if (p[0].skip < 0) offer(&p[0], nc, f);
-        if (p[1].skip < 0) offer(&p[1], nc, f);
-        if (p[0].skip > DONE && p[1].skip > DONE) break;
+        const uint32_t side = mark[list[k].row], label = list[k].label;
+        int64_t w = 1;
+        if (unit) {
+            n1 += side;
+            n0 = (int64_t)k + 1 - n1;
+        } else {
+            w = cw[label];
+            const int64_t mine = w & -(int64_t)side;
+            n1 += mine;
+            n0 += w - mine;
+        }
+        cnt[side * nc + label] += w;
+        if (__builtin_expect((n0 > lim0) | (n1 > lim1), 0) && list[k + 1].rank != list[k].rank) {
+            if (n0 > lim0) lim0 = offer_at(c, list, k, 0, n0, cnt, tot[0], st[0], f);
+            if (n1 > lim1) lim1 = offer_at(c, list, k, 1, n1, cnt + nc, tot[1], st[1], f);
+            if (lim0 == AN_INF && lim1 == AN_INF) break;
+        }
     }
+}
+
+static void sweep_two(const an_ctx *c, const an_item *list, uint32_t m, an_stump *const st[2],
+                      const int64_t *const tot[2], int32_t f)
+{
+    if (c->unit) sweep_two_as(c, list, m, st, tot, f, true);
+    else sweep_two_as(c, list, m, st, tot, f, false);
 }
 
 /* The same for two classes of weight 1 (most data sets), kept in registers:
@@ -192,9 +243,9 @@ static void stump_init(an_stump *s, const int64_t *tot, size_t nc)
 }
 
 /* The two-part sweep of feature f: st[1] gets the marked items' best stump,
- * st[0] the others'; cnt is 2·C scratch. */
+ * st[0] the others'. */
 static void sweep_feature(an_ctx *c, const an_node *nd, const int64_t *const tot[2], an_stump *const st[2],
-                          int64_t *cnt, size_t f)
+                          size_t f)
 {
     const uint32_t m = nd->m;
     const size_t nc = c->nc;
@@ -203,10 +254,7 @@ static void sweep_feature(an_ctx *c, const an_node *nd, const int64_t *const tot
         sweep_two_binary(c, list, m, st, tot, (int32_t)f);
         return;
     }
-    part p[2];
-    part_start(&p[1], cnt, tot[1], st[1], nc);
-    part_start(&p[0], cnt + nc, tot[0], st[0], nc);
-    sweep_two(c, list, m, p, (int32_t)f);
+    sweep_two(c, list, m, st, tot, (int32_t)f);
 }
 
 unsigned an_threads(uint32_t requested)
@@ -248,5 +296,5 @@ void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const in
     an_stump *const st[2] = {other, marked};
     const int64_t *const tot[2] = {tot_other, tot_marked};
     for (size_t f = 0; f < c->nf && (other->best > 0 || marked->best > 0); f++)
-        sweep_feature(c, nd, tot, st, c->cnt, f);
+        sweep_feature(c, nd, tot, st, f);
 }
