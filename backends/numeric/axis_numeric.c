@@ -165,6 +165,14 @@ static bool eval_d2(an_scan *s, an_point *q, uint64_t key)
         tl[it->label] += c->unit ? 1 : c->cw[it->label];
     }
     for (size_t k = 0; k < nc; k++) tr[k] = tot[k] - tl[k];
+    /* with more classes than leaves, the class counts alone may rule it out */
+    q->l = max64(q->l, an_pure_bound(tl, nc, s->kl ? 2 : 1));
+    q->r = max64(q->r, an_pure_bound(tr, nc, s->kr ? 2 : 1));
+    if (nc > 2 && !beats(s, q->l + q->r, key)) {
+        for (uint32_t k = 0; k < q->pos; k++) c->mark[s->list[k].row] = 0;
+        c->stats.pure++;
+        return false;
+    }
     an_stump sl, sr;
     an_stumps(c, s->nd, tl, tr, &sl, &sr, NULL);
     for (uint32_t k = 0; k < q->pos; k++) c->mark[s->list[k].row] = 0;
@@ -194,6 +202,30 @@ static void partition(an_ctx *c, const an_node *nd, const an_item *left_list, ui
     for (uint32_t k = 0; k < pos; k++) c->mark[left_list[k].row] = 0;
 }
 
+/* Leaves of a tree of depth ≤ d with ≤ k branch nodes, at most. */
+static inline uint32_t max_leaves(uint32_t d, uint32_t k)
+{
+    return d < 31 && k + 1 > (1u << d) ? 1u << d : k + 1;
+}
+
+/* Whether the children's class counts alone rule the threshold out (more
+ * classes than a child has leaves): raises its bounds to an_pure_bound's. */
+static bool pure_rules_out(an_scan *s, an_point *q, uint64_t key)
+{
+    an_ctx *c = s->c;
+    const size_t nc = c->nc;
+    int64_t *tl = c->cnt + 2 * nc, *tr = c->cnt + 3 * nc;
+    const int64_t *tot = c->frames[s->level].tot;
+    memset(tl, 0, nc * sizeof *tl);
+    for (uint32_t k = 0; k < q->pos; k++) tl[s->list[k].label] += c->unit ? 1 : c->cw[s->list[k].label];
+    for (size_t k = 0; k < nc; k++) tr[k] = tot[k] - tl[k];
+    q->l = max64(q->l, an_pure_bound(tl, nc, max_leaves(s->d - 1, s->kl)));
+    q->r = max64(q->r, an_pure_bound(tr, nc, max_leaves(s->d - 1, s->kr)));
+    if (beats(s, q->l + q->r, key)) return false;
+    c->stats.pure++;
+    return true;
+}
+
 /* Depth ≥ 3: the children by recursion, the larger first.  Both are searched
  * against the incumbent plus `slack` (after ConTree's interval half-distance):
  * a threshold proven to cost at least best + slack bounds every neighbour
@@ -205,6 +237,7 @@ static bool eval_deep(an_scan *s, an_point *q, int64_t slack, uint64_t key)
     an_ctx *c = s->c;
     an_frame *fr = &c->frames[s->level];
     const uint32_t m = s->nd->m, pos = q->pos;
+    if (c->nc > 2 && pure_rules_out(s, q, key)) return false;
     partition(c, s->nd, s->list, pos, fr->lists);
     an_node left = {pos, fr->lists}, right = {m - pos, fr->lists + (size_t)pos * c->nf};
     c->stats.evaluated++;
@@ -539,6 +572,13 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     if (s > m - 1) s = m - 1;
     if (d > s) d = s;
     if (d < 31 && s > (1u << d) - 1) s = (1u << d) - 1;
+    if (c->nc > 2) {
+        int64_t pure = an_pure_bound(fr->tot, c->nc, s + 1);
+        if (pure >= inc.cost) {
+            c->stats.pure++;
+            return pure >= ub ? pure : inc.cost; /* a bound ≥ ub, or the leaf is optimal */
+        }
+    }
     an_key key;
     int64_t v;
     bool memo = c->cache && level > 0 && d >= 2;

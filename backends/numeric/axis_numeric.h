@@ -101,6 +101,7 @@ typedef struct an_stats {
     uint64_t evaluated;   /* thresholds whose subtrees were computed */
     uint64_t skipped;     /* thresholds decided by bounds alone */
     uint64_t hits;        /* subproblems answered by the cache */
+    uint64_t pure;        /* depth-2 thresholds and subproblems ruled out by an_pure_bound */
     uint64_t tasks;       /* root tasks run (workers) */
 } an_stats;
 
@@ -171,6 +172,12 @@ static inline int64_t an_leaf_cost(const int64_t *cnt, size_t nc)
     }
     return tot - best;
 }
+
+/* A lower bound on the cost of any tree with at most `leaves` leaves over
+ * items of these weighted class counts: each leaf is right for one class
+ * at best, so at least the weight outside the `leaves` largest classes is
+ * misclassified (0 when leaves ≥ classes; the leaf cost for one leaf). */
+int64_t an_pure_bound(const int64_t *cnt, size_t nc, uint32_t leaves);
 
 /* Best single split of the node's items (all of them, or with `marked` the
  * marked ones and the others separately): cost, and the rule as a tree

@@ -303,6 +303,7 @@ static void add_stats(an_stats *to, const an_stats *s)
     to->evaluated += s->evaluated;
     to->skipped += s->skipped;
     to->hits += s->hits;
+    to->pure += s->pure;
 }
 
 pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
@@ -337,6 +338,9 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
             most = ws->nodes > most ? ws->nodes : most;
             all += ws->nodes;
         }
+        if (show && *show == '1')
+            fprintf(stderr, "numeric: %llu evaluations, %llu ruled out by class counts\n",
+                    (unsigned long long)c.stats.evaluated, (unsigned long long)c.stats.pure);
         st = make_model(out, ds, opt, a.tree, len, cost, err);
         if (!st) {
             pdt_model *m = *out;

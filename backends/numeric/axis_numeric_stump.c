@@ -257,6 +257,26 @@ static void sweep_feature(an_ctx *c, const an_node *nd, const int64_t *const tot
     sweep_two(c, list, m, st, tot, (int32_t)f);
 }
 
+int64_t an_pure_bound(const int64_t *cnt, size_t nc, uint32_t leaves)
+{
+    if (leaves >= nc) return 0;
+    int64_t top[8] = {0}, total = 0, kept = 0;
+    if (leaves > 8) leaves = 8; /* a weaker bound, still a bound */
+    for (size_t k = 0; k < nc; k++) {
+        total += cnt[k];
+        int64_t x = cnt[k];
+        for (uint32_t j = 0; j < leaves && x > 0; j++) {
+            if (x > top[j]) {
+                int64_t y = top[j];
+                top[j] = x;
+                x = y;
+            }
+        }
+    }
+    for (uint32_t j = 0; j < leaves; j++) kept += top[j];
+    return total - kept;
+}
+
 unsigned an_threads(uint32_t requested)
 {
 #ifdef _OPENMP
