@@ -128,8 +128,9 @@ static void publish(an_ctx *c, int64_t cost, uint64_t key)
 /* A root task's bound: the least (cost, key) found by any task, when it beats
  * the task's own.  Knowing the key, a task drops the candidates that would
  * only tie with a tree another task found first in key order. */
-static void refresh(const an_ctx *c, an_inc *inc)
+static void refresh(an_ctx *c, an_inc *inc)
 {
+    an_ranks_share(c, inc);
     if (!c->shared || atomic_load_explicit(&c->shared->cost, memory_order_relaxed) > inc->cost) return;
     int64_t cost;
     uint64_t key;
@@ -507,26 +508,76 @@ static void search_tasks(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, c
     atomic_store(&c->shared->cost, inc->cost);
     c->shared->key = inc->key;
     for (uint32_t w = 0; w < c->n_workers; w++) memcpy(c->workers[w].frames[0].tot, fr->tot, c->nc * sizeof *fr->tot);
-    for (uint32_t kl = hi + 1; kl-- > lo && !c->aborted; split++) {
-        for (unsigned phase = 0; phase < 2 && !c->aborted; phase++) {
+    /* with ranks every rank must reach every loop (each begins collectively):
+     * after a time limit the loops still run, their tasks return at once */
+    const bool all_loops = c->dist != NULL;
+    for (uint32_t kl = hi + 1; kl-- > lo && (all_loops || !c->aborted); split++) {
+        for (unsigned phase = 0; phase < 2 && (all_loops || !c->aborted); phase++) {
             const an_tasks x = {c, nd, d, s, kl, split, phase, whole, inc, lb, out, len};
-            uint32_t t = 0;
-            for (; t < c->nf && !c->workers[0].aborted && an_elapsed(c) < c->solo; t++)
+            _Atomic uint32_t next;
+            uint32_t t;
+            bool more = true;
+            an_tasks_begin(c, &next);
+            while (an_elapsed(c) < c->solo && (more = an_tasks_next(c, &next, &t)))
                 run_task(&x, &c->workers[0], t, false);
-            if (t < c->nf && !c->workers[0].aborted) {
-                _Atomic uint32_t next = t;
-#pragma omp parallel num_threads(c->n_workers)
-                for (an_ctx *w = &c->workers[omp_get_thread_num()];;) {
-                    uint32_t u = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
-                    if (u >= (uint32_t)c->nf) break;
-                    run_task(&x, w, u, true);
-                }
+            if (more) {
+#pragma omp parallel num_threads(c->n_workers) private(t)
+                for (an_ctx *w = &c->workers[omp_get_thread_num()]; an_tasks_next(c, &next, &t);)
+                    run_task(&x, w, t, true);
             }
             for (uint32_t w = 0; w < c->n_workers; w++) c->aborted |= c->workers[w].aborted;
         }
     }
 }
 #endif
+
+/* The threshold (its left size) of the root candidate keyed `key`: a probe's
+ * is the feature's best single threshold; an interval's is found by walking
+ * the bisection from the whole feature to the interval's heap number as bb()
+ * does.  Leaves the feature's thresholds in fr. */
+static uint32_t key_position(an_ctx *c, an_frame *fr, const an_node *nd, uint32_t f, bool probe, uint32_t heap)
+{
+    uint32_t pos = fr->guide[f].pos;
+    uint32_t nb = thresholds(c, fr, nd->lists + (size_t)f * nd->m, nd->m);
+    if (probe || !nb) return probe ? pos : 0;
+    int32_t iq0 = first_threshold(fr->bnd, nb, pos), ia = -1, ib = (int32_t)nb;
+    int32_t iq = iq0 > ia && iq0 < ib ? iq0 : ia + (ib - ia) / 2;
+    for (int bit = 30 - __builtin_clz(heap | 1); bit >= 0; bit--) {
+        if (heap >> bit & 1) ia = iq;
+        else ib = iq;
+        iq = ia + (ib - ia) / 2;
+    }
+    return iq > ia && iq < ib ? fr->bnd[iq] : 0;
+}
+
+/* Another rank's winner (inc: its cost and key): its tree derived again here,
+ * from the key (an_key_probe, an_key_span) and a search of its children
+ * against a bound just above its cost.  Every rank has the same feature
+ * order and guides, and a node's tree is a function of its items. */
+static bool an_adopt(an_ctx *c, const an_node *nd, uint32_t d, uint32_t s, an_inc *inc, an_entry *out, uint32_t *len)
+{
+    an_frame *fr = &c->frames[0];
+    uint32_t lo, hi, ctrl = (uint32_t)(inc->key >> 32), heap = (uint32_t)inc->key;
+    budgets(d, s, &lo, &hi);
+    if (ctrl == 0 || c->nf == 0) return false;
+    uint32_t q = (ctrl - 1) / (uint32_t)c->nf, t = (ctrl - 1) % (uint32_t)c->nf, split = q / 2;
+    if (split > hi - lo) return false;
+    uint32_t kl = hi - split, f = fr->order[t];
+    uint32_t pos = key_position(c, fr, nd, f, q % 2 == 0, heap);
+    if (pos == 0 || pos >= nd->m) return false;
+    an_inc bound = {inc->cost + 1, 0, false};
+    int64_t least = AN_INF;
+    bool aborted = c->aborted, deadline = c->has_deadline;
+    c->aborted = c->has_deadline = false; /* the winner's tree must be completed */
+    an_scan sc = {c, nd, 0, d, kl, s - 1 - kl, (int32_t)f, split, t, true, nd->lists + (size_t)f * nd->m,
+                  fr->bnd, fr->wpre, &bound, &least, out, len};
+    an_point p = {pos, 0, 0};
+    bool found = evaluate(&sc, &p, 0, inc->key) && bound.cost == inc->cost;
+    c->aborted = aborted;
+    c->has_deadline = deadline;
+    if (found) inc->own = true;
+    return found;
+}
 
 /* What the cache knows decides the subproblem: its optimum, or a lower bound
  * that already reaches ub.  Returns true with the answer in *v. */
@@ -568,7 +619,8 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
         out[0] = (an_entry){-1, 0};
         *len = 1;
     }
-    if (m < 2 || s == 0 || d == 0 || inc.cost == 0 || an_tick(c)) return inc.cost;
+    if (m < 2 || s == 0 || d == 0 || inc.cost == 0) return inc.cost;
+    if ((level > 0 || !c->dist) && an_tick(c)) return inc.cost; /* ranks: every one reaches the root's loops */
     if (s > m - 1) s = m - 1;
     if (d > s) d = s;
     if (d < 31 && s > (1u << d) - 1) s = (1u << d) - 1;
@@ -597,8 +649,10 @@ int64_t an_solve(an_ctx *c, const an_node *nd, uint32_t level, uint32_t d, uint3
     int64_t lb = st.best;
     uint32_t dd = d == 2 || s == 2 ? 2 : d;
 #ifdef _OPENMP
-    if (level == 0 && c->n_workers > 1 && c->nf > 1) search_tasks(c, nd, dd, s, &st, &inc, &lb, out, len);
-    else
+    if (level == 0 && c->workers && c->nf > 1) {
+        search_tasks(c, nd, dd, s, &st, &inc, &lb, out, len);
+        if (c->dist && !an_ranks_finish(c, &inc)) c->rank_error = !an_adopt(c, nd, dd, s, &inc, out, len);
+    } else
 #endif
         search(c, nd, level, dd, s, &st, &inc, &lb, out, len);
     if (level == 0) c->root_best = inc.cost;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "pdt_parallel.h"
 #include "pdt_plugin.h"
 
 #define AN_INF INT64_MAX
@@ -141,6 +142,11 @@ struct an_ctx {
     an_shared *shared;     /* set in workers (and the root's context) when there are several */
     double solo;           /* seconds before the workers but the first take root tasks */
     an_entry *out;
+    /* ranks (axis_numeric_ranks.c): NULL, or the distributor of an MPI job of several */
+    const pdt_distributor *dist;
+    double last_share;      /* when this worker last shared its rank's best */
+    uint64_t rank_work_max, rank_work_total; /* subproblems: the busiest rank's, all ranks' */
+    bool rank_error;       /* another rank's winner could not be derived again */
     /* limits */
     bool has_deadline, aborted;
     const volatile sig_atomic_t *stop; /* pdt_fit_options.stop */
@@ -194,6 +200,16 @@ unsigned an_threads(uint32_t requested);
 
 void an_stumps(an_ctx *c, const an_node *nd, const int64_t *tot_marked, const int64_t *tot_other,
                an_stump *marked, an_stump *other, an_guide *guide);
+
+/* Root tasks (axis_numeric_ranks.c): a loop of c->nf tasks begins (collective
+ * with ranks); the next task of this process (false: none left); the ranks'
+ * least cost read into a worker's incumbent now and then; the least (cost,
+ * key) over the ranks (collective): false when another rank holds it (*inc
+ * is then that cost and key, its tree not written). */
+void an_tasks_begin(an_ctx *c, _Atomic uint32_t *next);
+bool an_tasks_next(an_ctx *c, _Atomic uint32_t *next, uint32_t *t);
+void an_ranks_share(an_ctx *w, an_inc *inc);
+bool an_ranks_finish(an_ctx *c, an_inc *inc);
 
 /* The fit: a model of exact axis rules (axis_numeric_fit.c). */
 pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);

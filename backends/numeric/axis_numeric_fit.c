@@ -252,7 +252,11 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
     const char *env = getenv("PDT_NUMERIC_PARALLEL_MIN");
     uint64_t least = env && *env >= '0' && *env <= '9' ? strtoull(env, NULL, 10) : d >= 3 ? 0 : 2048;
     unsigned threads = d >= 2 && nf > 1 && (uint64_t)n * nf >= least ? an_threads(opt->threads) : 1;
-    a->n_scratch = 1 + (threads > 1 ? threads : 0);
+    /* an MPI job of several ranks (pdt-mpi): the root's tasks go through the
+     * workers, one or more, and are shared over the ranks */
+    const pdt_distributor *dist = pdt_distributor_get();
+    if (!dist || dist->size <= 1 || d < 2 || nf <= 1) dist = NULL;
+    a->n_scratch = 1 + (threads > 1 || dist ? threads : 0);
     a->lists = malloc((n * (nf ? nf : 1) + 1) * sizeof *a->lists);
     a->cw = malloc((nc + 1) * sizeof *a->cw);
     a->tree = malloc(cap * sizeof *a->tree);
@@ -271,6 +275,7 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
     *c = context(a, &a->scratch[0], nf, nc, unit);
     c->solo = env ? 0 : AN_SOLO_SECONDS;
     atomic_init(&a->shared.cost, AN_INF);
+    c->dist = dist;
     if (a->n_scratch > 1) {
         c->n_workers = a->n_scratch - 1;
         c->workers = a->workers;
@@ -279,6 +284,7 @@ static pdt_status prepare(an_data *a, an_ctx *c, const pdt_dataset *ds, const cl
         for (unsigned w = 0; w < c->n_workers; w++) {
             a->workers[w] = context(a, &a->scratch[w + 1], nf, nc, unit);
             a->workers[w].shared = &a->shared;
+            a->workers[w].dist = dist;
             a->workers[w].cache = c->cache;
         }
     }
@@ -341,7 +347,9 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
         if (show && *show == '1')
             fprintf(stderr, "numeric: %llu evaluations, %llu ruled out by class counts\n",
                     (unsigned long long)c.stats.evaluated, (unsigned long long)c.stats.pure);
-        st = make_model(out, ds, opt, a.tree, len, cost, err);
+        if (c.rank_error)
+            st = pdt_error_set(err, PDT_EINTERNAL, "another rank's best root split could not be derived again");
+        if (!st) st = make_model(out, ds, opt, a.tree, len, cost, err);
         if (!st) {
             pdt_model *m = *out;
             m->optimal = !c.aborted;
@@ -350,6 +358,11 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
                                           .memo_entries = entries, .seconds = seconds,
                                           .workers = c.n_workers > 1 ? c.n_workers : 0, .work_max = most,
                                           .work_total = all};
+            if (c.dist) { /* the ranks' work, as the engine reports it */
+                m->stats.workers = (uint32_t)c.dist->size;
+                m->stats.work_max = c.rank_work_max;
+                m->stats.work_total = c.rank_work_total;
+            }
             m->seconds = seconds;
         }
     }

@@ -2,8 +2,9 @@
  * tree, node by node, and its optimum for R = 1, 2 and 3 (oversubscribed on
  * this machine), on random small instances of the families whose root work
  * is shared over ranks: the engine over hyperplane and axis rules and conics
- * (--engine fused), and the hypersurface backend (conics, K = 2; without its
- * warm start, so the winner comes from the enumeration the ranks share).
+ * (--engine fused), the hypersurface backend (conics, K = 2; without its
+ * warm start, so the winner comes from the enumeration the ranks share) and
+ * the numeric axis backend.
  * Every rank count runs the same instances; PDT_ORACLE_COUNT overrides how
  * many per family.  Needs PDT_MPI_BIN (pdt-mpi) and PDT_MPIEXEC (mpirun). */
 #include <jansson.h>
@@ -18,13 +19,13 @@
 
 typedef struct family {
     const char *rules, *engine;
-    uint32_t max_n, max_k;
+    uint32_t max_n, max_k, dims; /* dims 0: 2 */
 } family;
 
 static void make_case(oracle_case *c, const family *f, uint64_t seed)
 {
     tu_rng rng = {seed};
-    *c = (oracle_case){.rules = f->rules, .seed = seed, .dims = 2};
+    *c = (oracle_case){.rules = f->rules, .seed = seed, .dims = f->dims ? f->dims : 2};
     c->n = f->max_n / 2 + tu_below(&rng, f->max_n - f->max_n / 2 + 1);
     c->n_classes = 2 + tu_below(&rng, 2);
     oracle_random_points(c, &rng);
@@ -112,29 +113,39 @@ static size_t run(const family *f, uint64_t base, uint64_t count)
 static void test_mpi_hyperplane(void **state)
 {
     (void)state;
-    family f = {"hyperplane", "fused", 12, 3};
+    family f = {"hyperplane", "fused", 12, 3, 0};
     assert_int_equal(run(&f, BASE_SEED, 5), 0);
 }
 
 static void test_mpi_axis(void **state)
 {
     (void)state;
-    family f = {"axis", "fused", 14, 3};
+    family f = {"axis", "fused", 14, 3, 0};
     assert_int_equal(run(&f, BASE_SEED + 1000, 3), 0);
 }
 
 static void test_mpi_conic_engine(void **state)
 {
     (void)state;
-    family f = {"hypersurface", "fused", 9, 2};
+    family f = {"hypersurface", "fused", 9, 2, 0};
     assert_int_equal(run(&f, BASE_SEED + 2000, 3), 0);
 }
 
 static void test_mpi_conic_backend(void **state)
 {
     (void)state;
-    family f = {"hypersurface", "auto", 12, 2};
+    family f = {"hypersurface", "auto", 12, 2, 0};
     assert_int_equal(run(&f, BASE_SEED + 3000, 5), 0);
+}
+
+/* The numeric axis backend (--engine auto, --size K: depth K): its root tasks
+ * (features, then their intervals) shared over the ranks; another rank's
+ * winner is derived again from its key on rank 0. */
+static void test_mpi_axis_numeric(void **state)
+{
+    (void)state;
+    family f = {"axis", "auto", ORACLE_MAX_ROWS, 4, ORACLE_MAX_DIMS};
+    assert_int_equal(run(&f, BASE_SEED + 4000, 8), 0);
 }
 
 int main(void)
@@ -146,6 +157,7 @@ int main(void)
         cmocka_unit_test(test_mpi_axis),
         cmocka_unit_test(test_mpi_conic_engine),
         cmocka_unit_test(test_mpi_conic_backend),
+        cmocka_unit_test(test_mpi_axis_numeric),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
