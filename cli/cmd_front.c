@@ -42,7 +42,8 @@ static void front_help(FILE *out)
                  "                 [--positive LABEL] [-o FRONT.json] [--plot FRONT.png]\n\n"
                  "Every nondominated (false positives, false negatives) pair that some tree within\n"
                  "the limits reaches on two-class data, each with such a tree; the point with the\n"
-                 "best metric (F1 by default) is marked.  Any rule family: the generic engine.\n\n"
+                 "best metric (F1 by default) is marked.  Any rule family: the generic engine\n"
+                 "(categorical: its own multiway front search).\n\n"
                  "options:\n");
     cli_print_options(out, front_options);
 }
@@ -53,7 +54,7 @@ static const char *const front_inputs[] = {"data", NULL};
 static bool read_options(pdt_fit_options *fo, cli_option *o)
 {
     if (!cli_fit_common(fo, o, "front")) return false;
-    fo->engine = PDT_ENGINE_FUSED;
+    fo->engine = PDT_ENGINE_AUTO; /* the generic engine, or the categorical family's front search */
     fo->metric = PDT_METRIC_F1;
     const char *metric = cli_get(o, "metric");
     if (metric && (!pdt_metric_parse(&fo->metric, metric) || fo->metric == PDT_METRIC_ACCURACY)) {

@@ -15,6 +15,8 @@
 #include "bitset.h"
 #include "classification.h"
 #include "front.h"
+#include "../backends/discrete/discrete.h"
+#include "../backends/discrete/discrete_front.h"
 
 typedef struct cf_inst {
     cls_inst ci;
@@ -174,7 +176,38 @@ static pdt_status grow_node(grow *g, const uint64_t *items, int32_t *out)
     return st;
 }
 
-/* The model of the point's tree; its counts come from its own predictions. */
+/* A point's model after its tree: measured, its confusion counts recounted
+ * from its own predictions on the training rows (they must be the point's),
+ * the metric's exact value as the objective. */
+static pdt_status finish_model(pdt_model *m, const pdt_dataset *ds, uint32_t positive, const pdt_front_point *pt,
+                               pdt_metric metric, pdt_error *err)
+{
+    pdt_model_measure(m);
+    size_t n = pdt_dataset_rows(ds);
+    uint32_t *pred = malloc((n ? n : 1) * sizeof *pred);
+    if (!pred) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    pdt_status st = pdt_model_predict(pred, m, ds, err);
+    uint64_t cm[4] = {0}; /* TP, FP, FN, TN */
+    for (size_t i = 0; i < n && !st; i++) {
+        bool is_pos = pdt_dataset_label(ds, i) == positive, says_pos = pred[i] == positive;
+        cm[says_pos ? (is_pos ? 0 : 1) : (is_pos ? 2 : 3)]++;
+    }
+    free(pred);
+    if (st) return st;
+    if (cm[1] != pt->fp || cm[2] != pt->fn)
+        return pdt_error_set(err, PDT_EINTERNAL, "the tree predicts FP %llu, FN %llu on the training rows; "
+                             "its front point is (%u, %u)", (unsigned long long)cm[1],
+                             (unsigned long long)cm[2], pt->fp, pt->fn);
+    m->metric = metric;
+    m->positive = positive;
+    memcpy(m->confusion, cm, sizeof cm);
+    m->misclassifications = cm[1] + cm[2];
+    pdt_confusion cf = {cm[0], cm[1], cm[2], cm[3]};
+    pdt_metric_exact(m->objective, &m->mcc_sign, metric, &cf);
+    return PDT_OK;
+}
+
+/* The model of the point's tree (generic engine). */
 static pdt_status point_model(pdt_model *m, const pdt_ruleset *rs, const cf_inst *c, const pdt_front_tree *t,
                               const uint64_t *all, const pdt_front_point *pt, pdt_metric metric, pdt_error *err)
 {
@@ -190,31 +223,7 @@ static pdt_status point_model(pdt_model *m, const pdt_ruleset *rs, const cf_inst
     int32_t root;
     pdt_status st = grow_node(&g, all, &root);
     free(ids);
-    if (st) return st;
-    pdt_model_measure(m);
-    const pdt_dataset *ds = c->ci.ds;
-    size_t n = pdt_dataset_rows(ds);
-    uint32_t *pred = malloc((n ? n : 1) * sizeof *pred);
-    if (!pred) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
-    st = pdt_model_predict(pred, m, ds, err);
-    uint64_t cm[4] = {0}; /* TP, FP, FN, TN */
-    for (size_t i = 0; i < n && !st; i++) {
-        bool is_pos = pdt_dataset_label(ds, i) == c->positive, says_pos = pred[i] == c->positive;
-        cm[says_pos ? (is_pos ? 0 : 1) : (is_pos ? 2 : 3)]++;
-    }
-    free(pred);
-    if (st) return st;
-    if (cm[1] != pt->fp || cm[2] != pt->fn)
-        return pdt_error_set(err, PDT_EINTERNAL, "the tree predicts FP %llu, FN %llu on the training rows; "
-                             "its front point is (%u, %u)", (unsigned long long)cm[1],
-                             (unsigned long long)cm[2], pt->fp, pt->fn);
-    m->metric = metric;
-    m->positive = c->positive;
-    memcpy(m->confusion, cm, sizeof cm);
-    m->misclassifications = cm[1] + cm[2];
-    pdt_confusion cf = {cm[0], cm[1], cm[2], cm[3]};
-    pdt_metric_exact(m->objective, &m->mcc_sign, metric, &cf);
-    return PDT_OK;
+    return st ? st : finish_model(m, c->ci.ds, c->positive, pt, metric, err);
 }
 
 /* ------------------------------------------------------------ the fit */
@@ -226,6 +235,7 @@ struct cls_front_fit {
     uint64_t *all;
     uint32_t *rules;
     pdt_front_search *fs;
+    df_search *dfs; /* the categorical family's search instead (multiway splits) */
     uint64_t positives, negatives;
     pdt_fit_options opt;
 };
@@ -235,12 +245,41 @@ void cls_front_fit_free(cls_front_fit **fp)
     cls_front_fit *f = *fp;
     if (!f) return;
     pdt_front_search_free(&f->fs);
+    df_search_free(&f->dfs);
     pdt_ruleset_free(&f->rs);
     if (f->inst_ok) cls_inst_clear(&f->c.ci);
     free(f->all);
     free(f->rules);
     free(f);
     *fp = NULL;
+}
+
+/* The categorical family splits in many ways: its own front search
+ * (backends/discrete/discrete_front.c) unless another engine is asked for
+ * (the fused engine then refuses it, as for accuracy). */
+static bool multiway(const pdt_fit_options *opt)
+{
+    return pdt_rule_class_find(opt->rules ? opt->rules : "") == &pdt_rule_class_categorical &&
+           (opt->engine == PDT_ENGINE_AUTO || opt->engine == PDT_ENGINE_BACKEND);
+}
+
+static pdt_status run_generic(cls_front_fit *f, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    size_t n = pdt_dataset_rows(ds);
+    pdt_status st = pdt_ruleset_build(&f->rs, ds, opt->rules, &opt->rule_params, err);
+    size_t m = st ? 0 : pdt_ruleset_size(f->rs);
+    if (!st) {
+        f->all = calloc(pdt_bits_words(n) + 1, sizeof *f->all);
+        f->rules = malloc((m ? m : 1) * sizeof *f->rules);
+        if (!f->all || !f->rules) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    if (st) return st;
+    pdt_bits_fill(f->all, n);
+    for (size_t r = 0; r < m; r++) f->rules[r] = (uint32_t)r;
+    pdt_node root = {f->all, (uint32_t)n, f->rules, (uint32_t)m, 0};
+    pdt_search_opts so;
+    cls_search_opts(&so, opt);
+    return pdt_front_search_run(&f->fs, &classification_front, &f->c, f->rs, f->c.ci.words, &root, &so, err);
 }
 
 pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
@@ -250,53 +289,64 @@ pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const p
     if (!f) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     f->opt = *opt;
     pdt_status st = cls_metric_check(&f->c.positive, ds, opt, err);
-    size_t n = pdt_dataset_rows(ds);
     if (!st) st = cls_inst_init(&f->c.ci, ds, NULL, err);
     if (!st) f->inst_ok = true;
-    if (!st) st = pdt_ruleset_build(&f->rs, ds, opt->rules, &opt->rule_params, err);
-    size_t m = st ? 0 : pdt_ruleset_size(f->rs);
     if (!st) {
-        f->all = calloc(pdt_bits_words(n) + 1, sizeof *f->all);
-        f->rules = malloc((m ? m : 1) * sizeof *f->rules);
-        if (!f->all || !f->rules) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
-    }
-    if (!st) {
-        pdt_bits_fill(f->all, n);
-        for (size_t r = 0; r < m; r++) f->rules[r] = (uint32_t)r;
-        f->positives = pdt_bits_and_count(f->all, f->c.ci.class_bits + (size_t)f->c.positive * f->c.ci.words,
-                                          f->c.ci.words);
+        size_t n = pdt_dataset_rows(ds);
+        f->positives = 0;
+        for (size_t i = 0; i < n; i++) f->positives += pdt_dataset_label(ds, i) == f->c.positive;
         f->negatives = n - f->positives;
-        pdt_node root = {f->all, (uint32_t)n, f->rules, (uint32_t)m, 0};
-        pdt_search_opts so;
-        cls_search_opts(&so, opt);
-        st = pdt_front_search_run(&f->fs, &classification_front, &f->c, f->rs, f->c.ci.words, &root, &so, err);
-        if (!st && !pdt_front_search_complete(f->fs))
-            st = pdt_error_set(err, PDT_ELIMIT, "the front search was stopped (time limit or interrupt) "
-                               "before it was complete: a metric fit has no partial answer");
+        /* a time limit or interrupt leaves the front found so far (its trees are not proven optimal) */
+        st = multiway(opt) ? df_search_run(&f->dfs, ds, opt, f->c.positive, err) : run_generic(f, ds, opt, err);
     }
     if (st) cls_front_fit_free(&f);
     *out = f;
     return st;
 }
 
-const pdt_front *cls_front_fit_front(const cls_front_fit *f) { return pdt_front_search_front(f->fs); }
+const pdt_front *cls_front_fit_front(const cls_front_fit *f)
+{
+    return f->dfs ? df_search_front(f->dfs) : pdt_front_search_front(f->fs);
+}
+
 uint32_t cls_front_fit_positive(const cls_front_fit *f) { return f->c.positive; }
+
+bool cls_front_fit_complete(const cls_front_fit *f)
+{
+    return f->dfs ? df_search_complete(f->dfs) : pdt_front_search_complete(f->fs);
+}
+
+/* The point's tree into m, by the search that found the front. */
+static pdt_status point_tree(pdt_model *m, cls_front_fit *f, const pdt_front_point *pt, pdt_metric metric,
+                             pdt_error *err)
+{
+    const pdt_dataset *ds = f->c.ci.ds;
+    pdt_status st = cls_describe_model(m, ds, &f->opt, f->dfs ? "discrete (fronts)" : "fused", err);
+    if (st) return st;
+    if (f->dfs) {
+        st = df_search_tree(m, f->dfs, pt->fp, pt->fn, err);
+        m->stats = *df_search_stats(f->dfs);
+        return st ? st : finish_model(m, ds, f->c.positive, pt, metric, err);
+    }
+    pdt_front_tree t;
+    st = pdt_front_search_tree(&t, f->fs, pt->fp, pt->fn, err);
+    if (!st) st = point_model(m, f->rs, &f->c, &t, f->all, pt, metric, err);
+    m->stats = *pdt_front_search_stats(f->fs);
+    pdt_front_tree_clear(&t);
+    return st;
+}
 
 pdt_status cls_front_fit_model(pdt_model **out, cls_front_fit *f, size_t point, pdt_metric metric, pdt_error *err)
 {
     *out = NULL;
-    const pdt_front *front = pdt_front_search_front(f->fs);
+    const pdt_front *front = cls_front_fit_front(f);
     if (point >= front->n) return pdt_error_set(err, PDT_EINTERNAL, "no point %zu on the front", point);
     pdt_front_point pt = front->p[point];
-    pdt_front_tree t;
     pdt_model *m = NULL;
-    pdt_status st = pdt_front_search_tree(&t, f->fs, pt.fp, pt.fn, err);
-    if (!st) st = pdt_model_alloc(&m, err);
-    if (!st) st = cls_describe_model(m, f->c.ci.ds, &f->opt, "fused", err);
-    if (!st) st = point_model(m, f->rs, &f->c, &t, f->all, &pt, metric, err);
+    pdt_status st = pdt_model_alloc(&m, err);
+    if (!st) st = point_tree(m, f, &pt, metric, err);
     if (!st) {
-        m->optimal = true;
-        m->stats = *pdt_front_search_stats(f->fs);
+        m->optimal = cls_front_fit_complete(f);
         m->front = malloc((2 * front->n + 1) * sizeof *m->front);
         if (!m->front) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
         else {
@@ -304,7 +354,6 @@ pdt_status cls_front_fit_model(pdt_model **out, cls_front_fit *f, size_t point, 
             m->front_points = front->n;
         }
     }
-    pdt_front_tree_clear(&t);
     if (st) pdt_model_free(&m);
     *out = m;
     return st;
