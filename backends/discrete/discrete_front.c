@@ -34,6 +34,12 @@ static pdt_status make_features(df_search *s)
     s->pos = malloc(n + 1);
     if (!s->x || !s->k || !s->pos) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory (%zu rows × %zu features)", n, nf);
     for (size_t t = 0; t < nf; t++) s->k[t] = s->bin[t] < 0 ? (uint16_t)pdt_dataset_categories(ds, s->column[t]) : 2;
+    s->code_off = malloc((nf + 1) * sizeof *s->code_off);
+    if (!s->code_off) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+    s->code_off[0] = 0;
+    for (size_t t = 0; t < nf; t++) s->code_off[t + 1] = s->code_off[t] + s->k[t];
+    s->cnt = malloc((2 * (size_t)s->code_off[nf] + 1) * sizeof *s->cnt);
+    if (!s->cnt) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         s->pos[i] = pdt_dataset_label(ds, i) == s->positive;
         for (size_t t = 0; t < nf; t++)
@@ -271,6 +277,48 @@ static pdt_status splits(df_search *s, const uint32_t *rows, uint32_t n, uint32_
     return st;
 }
 
+/* One branch level left: every split's front from the class counts of its
+ * ways (one pass over the rows for all features), the sum of the ways' leaf
+ * fronts {(negatives, 0), (0, positives)}, without recursion or cache. */
+static pdt_status depth1(df_search *s, const uint32_t *rows, uint32_t n, pdt_front *out)
+{
+    const size_t nf = s->nf;
+    uint32_t *cnt = s->cnt;
+    memset(cnt, 0, 2 * (size_t)s->code_off[nf] * sizeof *cnt);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint16_t *xr = s->x + (size_t)rows[i] * nf;
+        const uint32_t p = s->pos[rows[i]];
+        for (size_t f = 0; f < nf; f++) cnt[2 * (s->code_off[f] + xr[f]) + p]++;
+    }
+    pdt_front *cur = &s->way_a, *nxt = &s->way_b;
+    for (size_t f = 0; f < nf && !pdt_front_covers(out, 0, 0); f++) {
+        const uint32_t *c = cnt + 2 * (size_t)s->code_off[f];
+        uint32_t m = 0, small = 0;
+        for (uint32_t v = 0; v < s->k[f]; v++) {
+            uint32_t items = c[2 * v] + c[2 * v + 1];
+            m += items != 0;
+            small += items != 0 && items < s->min_leaf;
+        }
+        if (m < 2 || small) continue;
+        s->stats.candidates++;
+        cur->n = 0;
+        bool ok = pdt_front_push(cur, 0, 0, 0, 0, 0);
+        for (uint32_t v = 0; v < s->k[f] && ok; v++) {
+            uint32_t neg = c[2 * v], pos = c[2 * v + 1];
+            if (!neg && !pos) continue;
+            nxt->n = 0;
+            for (size_t i = 0; i < cur->n && ok; i++)
+                ok = pdt_front_push(nxt, cur->p[i].fp + neg, cur->p[i].fn, 0, 0, 0) &&
+                     pdt_front_push(nxt, cur->p[i].fp, cur->p[i].fn + pos, 0, 0, 0);
+            pdt_front_filter(nxt);
+            pdt_front *t = cur;
+            cur = nxt, nxt = t;
+        }
+        if (!ok || !pdt_front_union(out, cur)) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+    }
+    return PDT_OK;
+}
+
 pdt_status df_front(df_search *s, const uint32_t *rows, uint32_t n, uint32_t drem, uint32_t k, pdt_front *out,
                     bool root)
 {
@@ -278,6 +326,7 @@ pdt_status df_front(df_search *s, const uint32_t *rows, uint32_t n, uint32_t dre
     check_stop(s);
     if (!df_leaf(out, s, rows, n)) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
     if (s->aborted || !df_normalise(s, n, df_positives(s, rows, n), &drem, &k)) return PDT_OK;
+    if (drem == 1) return depth1(s, rows, n, out);
     const df_entry *e = memo_find(s, rows, n, drem, k);
     if (e) {
         s->stats.memo_hits++;
@@ -338,7 +387,8 @@ void df_search_free(df_search **sp)
         if (s->slots[i].hash) free(s->slots[i].rows), free(s->slots[i].front.p);
     free(s->slots);
     bin_encoding_clear(&s->enc);
-    free(s->column), free(s->bin), free(s->x), free(s->k), free(s->pos);
+    free(s->column), free(s->bin), free(s->x), free(s->k), free(s->pos), free(s->code_off), free(s->cnt);
+    pdt_front_clear(&s->way_a), pdt_front_clear(&s->way_b);
     pdt_front_clear(&s->front);
     free(s);
     *sp = NULL;

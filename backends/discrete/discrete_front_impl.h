@@ -34,6 +34,8 @@ struct df_search {
     int32_t *bin;     /* nf: index into enc, −1 for a categorical column (multiway) */
     uint16_t *x, *k;  /* n * nf codes (row-major), nf code counts */
     uint8_t *pos;     /* n: the row is positive */
+    uint32_t *code_off, *cnt; /* nf + 1 offsets of each feature's codes; 2 · code_off[nf] counts */
+    pdt_front way_a, way_b;   /* scratch of depth1 */
     uint32_t positive, max_depth, max_size, min_leaf;
     df_entry *slots;  /* open addressing; hash 0: empty */
     size_t n_slots, used, bytes, memo_limit;
