@@ -39,7 +39,7 @@ static pdt_status make_features(df_search *s)
     s->code_off[0] = 0;
     for (size_t t = 0; t < nf; t++) s->code_off[t + 1] = s->code_off[t] + s->k[t];
     s->cnt = malloc((2 * (size_t)s->code_off[nf] + 1) * sizeof *s->cnt);
-    if (!s->cnt) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+    if (!s->cnt || !pdt_front_acc_init(&s->acc, (uint32_t)n)) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         s->pos[i] = pdt_dataset_label(ds, i) == s->positive;
         for (size_t t = 0; t < nf; t++)
@@ -291,7 +291,7 @@ static pdt_status depth1(df_search *s, const uint32_t *rows, uint32_t n, pdt_fro
         for (size_t f = 0; f < nf; f++) cnt[2 * (s->code_off[f] + xr[f]) + p]++;
     }
     pdt_front *cur = &s->way_a, *nxt = &s->way_b;
-    for (size_t f = 0; f < nf && !pdt_front_covers(out, 0, 0); f++) {
+    for (size_t f = 0; f < nf && !pdt_front_covers(out, 0, 0); f++) { /* the leaf pure: (0, 0) */
         const uint32_t *c = cnt + 2 * (size_t)s->code_off[f];
         uint32_t m = 0, small = 0;
         for (uint32_t v = 0; v < s->k[f]; v++) {
@@ -314,9 +314,13 @@ static pdt_status depth1(df_search *s, const uint32_t *rows, uint32_t n, pdt_fro
             pdt_front *t = cur;
             cur = nxt, nxt = t;
         }
-        if (!ok || !pdt_front_union(out, cur)) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+        if (!ok) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+        for (size_t i = 0; i < cur->n; i++) pdt_front_acc_add(&s->acc, cur->p[i].fp, cur->p[i].fn, 0, 0, 0);
+        if (cur->n && cur->p[0].fp == 0 && cur->p[0].fn == 0) break;
     }
-    return PDT_OK;
+    for (size_t i = 0; i < out->n; i++) pdt_front_acc_add(&s->acc, out->p[i].fp, out->p[i].fn, out->p[i].how, 0, 0);
+    return pdt_front_acc_take(out, &s->acc, n - df_positives(s, rows, n)) ? PDT_OK
+                                                                           : pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
 }
 
 pdt_status df_front(df_search *s, const uint32_t *rows, uint32_t n, uint32_t drem, uint32_t k, pdt_front *out,
@@ -389,6 +393,7 @@ void df_search_free(df_search **sp)
     bin_encoding_clear(&s->enc);
     free(s->column), free(s->bin), free(s->x), free(s->k), free(s->pos), free(s->code_off), free(s->cnt);
     pdt_front_clear(&s->way_a), pdt_front_clear(&s->way_b);
+    pdt_front_acc_clear(&s->acc);
     pdt_front_clear(&s->front);
     free(s);
     *sp = NULL;

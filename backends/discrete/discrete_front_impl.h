@@ -36,6 +36,7 @@ struct df_search {
     uint8_t *pos;     /* n: the row is positive */
     uint32_t *code_off, *cnt; /* nf + 1 offsets of each feature's codes; 2 · code_off[nf] counts */
     pdt_front way_a, way_b;   /* scratch of depth1 */
+    pdt_front_acc acc;        /* depth1's union (fp ≤ n) */
     uint32_t positive, max_depth, max_size, min_leaf;
     df_entry *slots;  /* open addressing; hash 0: empty */
     size_t n_slots, used, bytes, memo_limit;
