@@ -238,6 +238,11 @@ struct cls_front_fit {
     df_search *dfs; /* the categorical family's search instead (multiway splits) */
     uint64_t positives, negatives;
     pdt_fit_options opt;
+    /* With a time limit and deep limits, a rung searched first (depth ≤ 2, size ≤ 3): when the
+     * search stops, the front is the rung's ∪ the search's so far (merged). */
+    cls_front_fit *rung;
+    pdt_front merged;
+    bool merged_on;
 };
 
 void cls_front_fit_free(cls_front_fit **fp)
@@ -246,6 +251,8 @@ void cls_front_fit_free(cls_front_fit **fp)
     if (!f) return;
     pdt_front_search_free(&f->fs);
     df_search_free(&f->dfs);
+    cls_front_fit_free(&f->rung);
+    pdt_front_clear(&f->merged);
     pdt_ruleset_free(&f->rs);
     if (f->inst_ok) cls_inst_clear(&f->c.ci);
     free(f->all);
@@ -282,6 +289,53 @@ static pdt_status run_generic(cls_front_fit *f, const pdt_dataset *ds, const pdt
     return pdt_front_search_run(&f->fs, &classification_front, &f->c, f->rs, f->c.ci.words, &root, &so, err);
 }
 
+/* A rung for a time limit on limits deeper than depth 2 or 3 branch nodes (as the binary backend's). */
+static bool rung_wanted(const pdt_fit_options *opt)
+{
+    bool deep = opt->max_depth == PDT_UNLIMITED ? opt->max_size != PDT_UNLIMITED && opt->max_size >= 4
+                                                : opt->max_depth >= 3 && opt->max_size >= 4;
+    return opt->time_limit > 0 && deep;
+}
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+static const pdt_front *own_front(const cls_front_fit *f)
+{
+    return f->dfs ? df_search_front(f->dfs) : pdt_front_search_front(f->fs);
+}
+
+static bool own_complete(const cls_front_fit *f)
+{
+    return f->dfs ? df_search_complete(f->dfs) : f->fs && pdt_front_search_complete(f->fs);
+}
+
+/* The rung (complete, or stopped: then the whole answer), then the search with the time left. */
+static pdt_status search_with_rung(cls_front_fit *f, const pdt_dataset *ds, const pdt_fit_options *opt,
+                                   pdt_error *err)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pdt_fit_options r = *opt, o = *opt;
+    r.max_depth = opt->max_depth < 2 ? opt->max_depth : 2;
+    r.max_size = opt->max_size < 3 ? opt->max_size : 3;
+    pdt_status st = cls_front_fit_run(&f->rung, ds, &r, err);
+    if (!st && own_complete(f->rung)) {
+        o.time_limit = opt->time_limit - since(&t0);
+        if (o.time_limit < 1e-9) o.time_limit = 1e-9; /* stops at once: the rung is the answer */
+        st = multiway(opt) ? df_search_run(&f->dfs, ds, &o, f->c.positive, err) : run_generic(f, ds, &o, err);
+    }
+    if (st || own_complete(f)) return st;
+    f->merged_on = true;
+    bool ok = pdt_front_union(&f->merged, own_front(f->rung)) &&
+              (!f->dfs && !f->fs ? true : pdt_front_union(&f->merged, own_front(f)));
+    return ok ? PDT_OK : pdt_error_set(err, PDT_ENOMEM, "out of memory");
+}
+
 pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     *out = NULL;
@@ -297,31 +351,36 @@ pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const p
         for (size_t i = 0; i < n; i++) f->positives += pdt_dataset_label(ds, i) == f->c.positive;
         f->negatives = n - f->positives;
         /* a time limit or interrupt leaves the front found so far (its trees are not proven optimal) */
-        st = multiway(opt) ? df_search_run(&f->dfs, ds, opt, f->c.positive, err) : run_generic(f, ds, opt, err);
+        if (rung_wanted(opt)) st = search_with_rung(f, ds, opt, err);
+        else st = multiway(opt) ? df_search_run(&f->dfs, ds, opt, f->c.positive, err) : run_generic(f, ds, opt, err);
     }
     if (st) cls_front_fit_free(&f);
     *out = f;
     return st;
 }
 
-const pdt_front *cls_front_fit_front(const cls_front_fit *f)
-{
-    return f->dfs ? df_search_front(f->dfs) : pdt_front_search_front(f->fs);
-}
+const pdt_front *cls_front_fit_front(const cls_front_fit *f) { return f->merged_on ? &f->merged : own_front(f); }
 
 uint32_t cls_front_fit_positive(const cls_front_fit *f) { return f->c.positive; }
 
-bool cls_front_fit_complete(const cls_front_fit *f)
+bool cls_front_fit_complete(const cls_front_fit *f) { return own_complete(f); }
+
+static bool has_point(const pdt_front *front, uint32_t fp, uint32_t fn)
 {
-    return f->dfs ? df_search_complete(f->dfs) : pdt_front_search_complete(f->fs);
+    for (size_t i = 0; i < front->n; i++)
+        if (front->p[i].fp == fp && front->p[i].fn == fn) return true;
+    return false;
 }
 
-/* The point's tree into m, by the search that found the front. */
+/* The point's tree into m, by the search that found the point (this one's, or
+ * its rung's); the model records the options of the fit asked for (as). */
 static pdt_status point_tree(pdt_model *m, cls_front_fit *f, const pdt_front_point *pt, pdt_metric metric,
-                             pdt_error *err)
+                             const pdt_fit_options *as, pdt_error *err)
 {
+    if (f->rung && (!(f->dfs || f->fs) || !has_point(own_front(f), pt->fp, pt->fn)))
+        return point_tree(m, f->rung, pt, metric, as, err);
     const pdt_dataset *ds = f->c.ci.ds;
-    pdt_status st = cls_describe_model(m, ds, &f->opt, f->dfs ? "discrete (fronts)" : "fused", err);
+    pdt_status st = cls_describe_model(m, ds, as, f->dfs ? "discrete (fronts)" : "fused", err);
     if (st) return st;
     if (f->dfs) {
         st = df_search_tree(m, f->dfs, pt->fp, pt->fn, err);
@@ -344,7 +403,7 @@ pdt_status cls_front_fit_model(pdt_model **out, cls_front_fit *f, size_t point, 
     pdt_front_point pt = front->p[point];
     pdt_model *m = NULL;
     pdt_status st = pdt_model_alloc(&m, err);
-    if (!st) st = point_tree(m, f, &pt, metric, err);
+    if (!st) st = point_tree(m, f, &pt, metric, &f->opt, err);
     if (!st) {
         m->optimal = cls_front_fit_complete(f);
         m->front = malloc((2 * front->n + 1) * sizeof *m->front);

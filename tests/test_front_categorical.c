@@ -4,8 +4,10 @@
  *     the categorical family's whole root front (and F1/MCC optimum) must be
  *     the binary backend's — two independent searches;
  *   - a time limit that stops a front search (categorical on kr-vs-kp, and
- *     the generic engine on australian-credit) returns a tree flagged not optimal whose recounted (FP, FN) is
- *     on the returned front and has the metric's best value on it;
+ *     the generic engine on australian-credit) returns a tree flagged not
+ *     optimal whose recounted (FP, FN) is on the returned front and has the
+ *     metric's best value on it, at least the depth-2 optimum (searched
+ *     first); every point of such a front has a tree with its counts;
  *   - `pdt front --rules categorical`: every point's tree document is read
  *     back with the point's counts and multiway ways; refusals. */
 #include <jansson.h>
@@ -125,6 +127,21 @@ static void expect_partial_front_trees(const pdt_dataset *ds, const pdt_fit_opti
     pdt_front_fit_free(&f);
 }
 
+static pdt_confusion confusion_of(const pdt_model *m)
+{
+    return (pdt_confusion){m->confusion[0], m->confusion[1], m->confusion[2], m->confusion[3]};
+}
+
+/* m's metric is at least that of the optimum `floor`. */
+static void expect_at_least(const pdt_model *m, const pdt_model *floor)
+{
+    pdt_confusion a = confusion_of(m), b = confusion_of(floor);
+    assert_true(floor->optimal);
+    if (pdt_metric_cmp(m->metric, &a, &b) < 0) fail_msg("stopped at (%llu, %llu), below the depth-2 optimum (%llu, %llu)",
+                                                         (unsigned long long)a.fp, (unsigned long long)a.fn,
+                                                         (unsigned long long)b.fp, (unsigned long long)b.fn);
+}
+
 static void test_front_categorical_time_limit(void **state)
 {
     (void)state;
@@ -133,10 +150,15 @@ static void test_front_categorical_time_limit(void **state)
      * completed so far (none, or some): a tree either way */
     static const double limits[] = {0.02, 1.0};
     for (size_t t = 0; t < 2; t++) {
-        pdt_model *m = fit(ds, "categorical", 4, PDT_UNLIMITED, t ? PDT_METRIC_MCC : PDT_METRIC_F1, limits[t]);
+        pdt_metric metric = t ? PDT_METRIC_MCC : PDT_METRIC_F1;
+        pdt_model *m = fit(ds, "categorical", 4, PDT_UNLIMITED, metric, limits[t]);
         assert_false(m->optimal);
         assert_true(m->depth <= 4);
         expect_best_of_own_front(m, ds);
+        /* the depth-2 front is searched first: the answer is at least its optimum */
+        pdt_model *d2 = fit(ds, "categorical", 2, PDT_UNLIMITED, metric, 0);
+        expect_at_least(m, d2);
+        pdt_model_free(&d2);
         pdt_model_free(&m);
     }
     pdt_fit_options o;
@@ -162,6 +184,9 @@ static void test_front_categorical_time_limit(void **state)
         assert_false(m->optimal);
         assert_true(m->depth <= 4 && m->size <= 5);
         expect_best_of_own_front(m, ds);
+        pdt_model *d2 = fit(ds, "binary", 2, PDT_UNLIMITED, PDT_METRIC_FM, 0); /* the binary backend's */
+        expect_at_least(m, d2);
+        pdt_model_free(&d2);
         pdt_model_free(&m);
         expect_partial_front_trees(ds, &o);
     }
