@@ -487,6 +487,8 @@ void pdt_front_fit_classes(const pdt_front_fit *f, uint32_t *positive, uint64_t 
     if (negatives) *negatives = f->f->negatives;
 }
 
+bool pdt_front_fit_complete(const pdt_front_fit *f) { return cls_front_fit_complete(f->f); }
+
 size_t pdt_front_fit_best(const pdt_front_fit *f, pdt_metric metric)
 {
     return pdt_front_best(cls_front_fit_front(f->f), metric, f->f->positives, f->f->negatives);

@@ -106,6 +106,7 @@ static void expect_partial_front_trees(const pdt_dataset *ds, const pdt_fit_opti
     pdt_error err;
     if (pdt_front_fit_run(&f, ds, o, &err)) fail_msg("%s", err.message);
     size_t n = pdt_front_fit_points(f), rows = pdt_dataset_rows(ds);
+    assert_false(pdt_front_fit_complete(f));
     uint32_t *pred = malloc(rows * sizeof *pred), positive;
     pdt_front_fit_classes(f, &positive, NULL, NULL);
     for (size_t i = 0; i < n; i++) {
@@ -213,6 +214,7 @@ static void test_front_categorical_command(void **state)
     if (!doc) fail_msg("%s: %s", path, je.text);
     json_t *pts = json_object_get(doc, "points");
     size_t n = json_array_size(pts), ways = 0;
+    assert_true(json_is_true(json_object_get(doc, "complete")));
     assert_true(n >= 2);
     for (size_t i = 0; i < n; i++) {
         json_t *p = json_array_get(pts, i);
