@@ -270,6 +270,15 @@ static bool multiway(const pdt_fit_options *opt)
            (opt->engine == PDT_ENGINE_AUTO || opt->engine == PDT_ENGINE_BACKEND);
 }
 
+/* The categorical family's front search for the options (it takes no rule options). */
+static pdt_status run_multiway(cls_front_fit *f, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    if (opt->rule_params.options)
+        return pdt_error_set(err, PDT_EINVAL, "option --rule-options: categorical rules take none ('%s')",
+                             opt->rule_params.options);
+    return df_search_run(&f->dfs, ds, opt, f->c.positive, err);
+}
+
 static pdt_status run_generic(cls_front_fit *f, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     size_t n = pdt_dataset_rows(ds);
@@ -327,7 +336,7 @@ static pdt_status search_with_rung(cls_front_fit *f, const pdt_dataset *ds, cons
     if (!st && own_complete(f->rung)) {
         o.time_limit = opt->time_limit - since(&t0);
         if (o.time_limit < 1e-9) o.time_limit = 1e-9; /* stops at once: the rung is the answer */
-        st = multiway(opt) ? df_search_run(&f->dfs, ds, &o, f->c.positive, err) : run_generic(f, ds, &o, err);
+        st = multiway(opt) ? run_multiway(f, ds, &o, err) : run_generic(f, ds, &o, err);
     }
     if (st || own_complete(f)) return st;
     f->merged_on = true;
@@ -352,7 +361,7 @@ pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const p
         f->negatives = n - f->positives;
         /* a time limit or interrupt leaves the front found so far (its trees are not proven optimal) */
         if (rung_wanted(opt)) st = search_with_rung(f, ds, opt, err);
-        else st = multiway(opt) ? df_search_run(&f->dfs, ds, opt, f->c.positive, err) : run_generic(f, ds, opt, err);
+        else st = multiway(opt) ? run_multiway(f, ds, opt, err) : run_generic(f, ds, opt, err);
     }
     if (st) cls_front_fit_free(&f);
     *out = f;

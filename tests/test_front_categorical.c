@@ -255,6 +255,7 @@ static void test_front_categorical_refusals(void **state)
         {{"--depth", "2", "--metric", "f1", "--sparse", "0.01", NULL}, "not with --sparse"},
         {{"--depth", "2", "--metric", "f1", "--positive", "maybe", NULL}, "'maybe' is not a class"},
         {{"--metric", "mcc", NULL}, "give --size K and/or --depth D"},
+        {{"--depth", "2", "--metric", "fm", "--rule-options", "onehot=*", NULL}, "categorical rules take none"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         const char *const *a = cases[k].args;
@@ -266,6 +267,10 @@ static void test_front_categorical_refusals(void **state)
         tu_run_free(&r);
     }
     tu_run r;
+    tu_run_pdt(&r, "fit", "--data", data, "--rules", "categorical", "--engine", "backend", "--depth", "2", "--metric",
+               "f1", NULL); /* the family's own front search */
+    if (r.status != 0) fail_msg("%s", r.err);
+    tu_run_free(&r);
     tu_run_pdt(&r, "fit", "--data", three, "--rules", "categorical", "--depth", "1", "--metric", "f1", NULL);
     assert_int_not_equal(r.status, 0);
     assert_non_null(strstr(r.err, "has 3 classes"));
