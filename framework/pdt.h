@@ -325,7 +325,8 @@ void pdt_model_free(pdt_model **model);
 /* The whole Pareto front of (false positives, false negatives) of a two-class
  * fit (issue 10; `pdt front`): every nondominated (FP, FN) some tree within
  * the limits of opt reaches, FP ascending, searched once by the generic
- * engine for opt->rules (any family); the tree of any point on request.
+ * engine for opt->rules (any family; the categorical family by its own
+ * multiway front search); the tree of any point on request.
  * opt->metric (accuracy: F1) is the metric the models report. */
 typedef struct pdt_front_fit pdt_front_fit;
 

@@ -7,7 +7,9 @@
  * (0, 0) stops).  The root's front is searched once (front_search.c), the
  * metric's best point is picked exactly (front.c) and its tree found again;
  * the model's confusion counts are recomputed from its own predictions on
- * the training rows and must be the point's. */
+ * the training rows and must be the point's.  The categorical family (multiway
+ * splits) is searched by backends/discrete/discrete_front.c instead; a time
+ * limit keeps the front found so far (after a depth-2 rung on deep limits). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
