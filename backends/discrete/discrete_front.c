@@ -4,9 +4,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitset.h"
 #include "discrete_front_impl.h"
 
 /* ------------------------------------------------------------ features */
+
+/* A bitset of the rows per feature code, and of the positive rows, when they
+ * take at most 256 MiB (else depth1 counts row by row). */
+static void code_bitsets(df_search *s)
+{
+    size_t codes = s->code_off[s->nf];
+    s->words = pdt_bits_words(s->n);
+    if ((codes + 2) * s->words * sizeof(uint64_t) > ((size_t)256 << 20)) return;
+    s->code_bits = calloc(codes * s->words + 1, sizeof *s->code_bits);
+    s->pos_bits = calloc(s->words + 1, sizeof *s->pos_bits);
+    s->region = calloc(s->words + 1, sizeof *s->region);
+    if (!s->code_bits || !s->pos_bits || !s->region) {
+        free(s->code_bits), free(s->pos_bits), free(s->region);
+        s->code_bits = s->pos_bits = s->region = NULL;
+        return;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->pos[i]) pdt_bit_set(s->pos_bits, i);
+        for (size_t f = 0; f < s->nf; f++)
+            pdt_bit_set(s->code_bits + (s->code_off[f] + s->x[i * s->nf + f]) * s->words, i);
+    }
+}
 
 /* Categorical columns split in their ways; the other columns' binarised
  * thresholds x ≤ t in two (code 0: the rule's left side), as discrete_fit.c. */
@@ -46,6 +69,7 @@ static pdt_status make_features(df_search *s)
             s->x[i * nf + t] = s->bin[t] < 0 ? (uint16_t)pdt_dataset_value(ds, i, s->column[t])
                                              : (uint16_t)bin_value(&s->enc, ds, (size_t)s->bin[t], i);
     }
+    code_bitsets(s);
     return PDT_OK;
 }
 
@@ -277,19 +301,46 @@ static pdt_status splits(df_search *s, const uint32_t *rows, uint32_t n, uint32_
     return st;
 }
 
+/* s->cnt: negatives and positives of the rows per feature code — from the
+ * code bitsets when the region's words are fewer than its rows × features,
+ * else row by row. */
+static void count_ways(df_search *s, const uint32_t *rows, uint32_t n)
+{
+    const size_t nf = s->nf, codes = s->code_off[nf];
+    uint32_t *cnt = s->cnt;
+    size_t w0 = rows[0] >> 6, w1 = (rows[n - 1] >> 6) + 1;
+    if (!s->code_bits || 2 * codes * (w1 - w0) >= (size_t)n * nf) {
+        memset(cnt, 0, 2 * codes * sizeof *cnt);
+        for (uint32_t i = 0; i < n; i++) {
+            const uint16_t *xr = s->x + (size_t)rows[i] * nf;
+            const uint32_t p = s->pos[rows[i]];
+            for (size_t f = 0; f < nf; f++) cnt[2 * (s->code_off[f] + xr[f]) + p]++;
+        }
+        return;
+    }
+    uint64_t *region = s->region;
+    for (uint32_t i = 0; i < n; i++) pdt_bit_set(region, rows[i]);
+    for (size_t c = 0; c < codes; c++) {
+        const uint64_t *b = s->code_bits + c * s->words;
+        uint32_t items = 0, pos = 0;
+        for (size_t w = w0; w < w1; w++) {
+            uint64_t x = region[w] & b[w];
+            items += (uint32_t)__builtin_popcountll(x);
+            pos += (uint32_t)__builtin_popcountll(x & s->pos_bits[w]);
+        }
+        cnt[2 * c] = items - pos, cnt[2 * c + 1] = pos;
+    }
+    for (size_t w = w0; w < w1; w++) region[w] = 0;
+}
+
 /* One branch level left: every split's front from the class counts of its
  * ways (one pass over the rows for all features), the sum of the ways' leaf
  * fronts {(negatives, 0), (0, positives)}, without recursion or cache. */
 static pdt_status depth1(df_search *s, const uint32_t *rows, uint32_t n, pdt_front *out)
 {
     const size_t nf = s->nf;
-    uint32_t *cnt = s->cnt;
-    memset(cnt, 0, 2 * (size_t)s->code_off[nf] * sizeof *cnt);
-    for (uint32_t i = 0; i < n; i++) {
-        const uint16_t *xr = s->x + (size_t)rows[i] * nf;
-        const uint32_t p = s->pos[rows[i]];
-        for (size_t f = 0; f < nf; f++) cnt[2 * (s->code_off[f] + xr[f]) + p]++;
-    }
+    count_ways(s, rows, n);
+    const uint32_t *cnt = s->cnt;
     pdt_front *cur = &s->way_a, *nxt = &s->way_b;
     for (size_t f = 0; f < nf && !pdt_front_covers(out, 0, 0); f++) { /* the leaf pure: (0, 0) */
         const uint32_t *c = cnt + 2 * (size_t)s->code_off[f];
@@ -394,6 +445,7 @@ void df_search_free(df_search **sp)
     free(s->column), free(s->bin), free(s->x), free(s->k), free(s->pos), free(s->code_off), free(s->cnt);
     pdt_front_clear(&s->way_a), pdt_front_clear(&s->way_b);
     pdt_front_acc_clear(&s->acc);
+    free(s->code_bits), free(s->pos_bits), free(s->region);
     pdt_front_clear(&s->front);
     free(s);
     *sp = NULL;

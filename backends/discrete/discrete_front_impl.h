@@ -37,6 +37,8 @@ struct df_search {
     uint32_t *code_off, *cnt; /* nf + 1 offsets of each feature's codes; 2 · code_off[nf] counts */
     pdt_front way_a, way_b;   /* scratch of depth1 */
     pdt_front_acc acc;        /* depth1's union (fp ≤ n) */
+    size_t words;             /* of a bitset of the rows */
+    uint64_t *code_bits, *pos_bits, *region; /* code_off[nf] bitsets, positives, scratch; or NULL */
     uint32_t positive, max_depth, max_size, min_leaf;
     df_entry *slots;  /* open addressing; hash 0: empty */
     size_t n_slots, used, bytes, memo_limit;
