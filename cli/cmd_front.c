@@ -42,7 +42,8 @@ static void front_help(FILE *out)
                  "                 [--positive LABEL] [-o FRONT.json] [--plot FRONT.png]\n\n"
                  "Every nondominated (false positives, false negatives) pair that some tree within\n"
                  "the limits reaches on two-class data, each with such a tree; the point with the\n"
-                 "best metric (F1 by default) is marked.  Any rule family: the generic engine.\n\n"
+                 "best metric (F1 by default) is marked.  Any rule family: the generic engine\n"
+                 "(categorical: its own multiway front search).\n\n"
                  "options:\n");
     cli_print_options(out, front_options);
 }
@@ -53,7 +54,7 @@ static const char *const front_inputs[] = {"data", NULL};
 static bool read_options(pdt_fit_options *fo, cli_option *o)
 {
     if (!cli_fit_common(fo, o, "front")) return false;
-    fo->engine = PDT_ENGINE_FUSED;
+    fo->engine = PDT_ENGINE_AUTO; /* the generic engine, or the categorical family's front search */
     fo->metric = PDT_METRIC_F1;
     const char *metric = cli_get(o, "metric");
     if (metric && (!pdt_metric_parse(&fo->metric, metric) || fo->metric == PDT_METRIC_ACCURACY)) {
@@ -118,13 +119,14 @@ static bool write_json(const front_run *r, const char *path, pdt_error *err)
                                r->fo.max_size == PDT_UNLIMITED ? json_null() : json_integer(r->fo.max_size),
                                "max_depth", r->fo.max_depth == PDT_UNLIMITED ? json_null() : json_integer(r->fo.max_depth),
                                "min_leaf", (int)r->fo.min_leaf);
-    json_t *doc = ok ? json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:I, s:s, s:I, s:I, s:o}",
+    json_t *doc = ok ? json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:I, s:s, s:I, s:b, s:I, s:o}",
                                  "format", "pdt-front", "version", 1, "pdt", PDT_VERSION_STRING, "problem",
                                  "classification", "data", pdt_dataset_name(r->ds), "rules",
                                  r->fo.rules ? r->fo.rules : "axis", "constraints", limits, "positive",
                                  pdt_dataset_class_name(r->ds, r->positive), "positives", (json_int_t)r->P,
                                  "negatives", (json_int_t)r->N, "metric", pdt_metric_name(r->fo.metric), "best",
-                                 (json_int_t)r->best, "points_count", (json_int_t)r->n, "points", pts)
+                                 (json_int_t)r->best, "complete", pdt_front_fit_complete(r->f), "points_count",
+                                 (json_int_t)r->n, "points", pts)
                        : NULL;
     if (!doc) {
         json_decref(pts);
@@ -267,6 +269,8 @@ static int front_run_cmd(int argc, char **argv)
         printf("Pareto front of (FP, FN): %zu points, positive class %s (%llu of %llu rows); best %s at #%zu\n",
                r.n, pdt_dataset_class_name(ds, r.positive), (unsigned long long)r.P,
                (unsigned long long)(r.P + r.N), mt ? mt : "?", r.best);
+        if (!pdt_front_fit_complete(r.f))
+            printf("NOT complete: a limit stopped the search; the front found so far (no tree proven optimal)\n");
         free(mt);
         const char *path = NULL;
         bool ok = cli_outputs_stage(&path, &set, "output");

@@ -64,6 +64,7 @@ typedef struct pdt_search_state {
     pdt_error *err;
     uint32_t threads; /* resolved --threads */
     pdt_team *team;   /* set in a worker: the team it belongs to */
+    uint32_t root_done; /* union search: root splits wholly in the root's value (a stopped search) */
 } pdt_search_state;
 
 pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, void *inst,

@@ -110,6 +110,42 @@ static pdt_status union_split(pdt_search_state *s, pdt_frame *f, const pdt_node 
     return PDT_OK;
 }
 
+/* The splits of a node, added to f->v_best.  At the root a split is added
+ * whole or not at all: when the search stops inside one, the root keeps the
+ * splits before it (s->root_done of them), each tree of which can be found
+ * again from complete, cached child values. */
+static pdt_status node_splits(pdt_search_state *s, pdt_frame *f, pdt_node *node, uint32_t k, uint32_t drem)
+{
+    const pdt_algebra *a = s->alg;
+    uint32_t n = pdt_engine_split_count(s, node);
+    bool dedup = s->dedup_on, root = node->depth == 0, stop = false;
+    void *keep = root ? malloc(a->size) : NULL;
+    if (root && !keep) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory for the search");
+    if (root) a->init(keep);
+    if (dedup) pdt_engine_seen_reset(f);
+    pdt_status st = node_absorbed(s, f, node, k, &stop);
+    for (uint32_t i = 0; i < n && !st && !s->aborted && !stop; i++) {
+        bool ok = false;
+        int64_t payload = 0;
+        pdt_node l, r;
+        pdt_lazy_rules ll, lr;
+        st = pdt_engine_split_at(s, f, node, i, &ok, &payload, &l, &ll, &r, &lr);
+        if (st || !ok) continue;
+        s->stats.candidates++;
+        bool skip = (s->rs && (l.n_items == 0 || r.n_items == 0)) || /* a smaller tree's value again */
+                    (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)) ||
+                    (dedup && pdt_engine_seen_before(s, f, l.items, n));
+        if (root) a->set(keep, f->v_best);
+        if (!skip) st = union_split(s, f, node, k, drem, payload, &l, &ll, &r, &lr);
+        if (root && s->aborted) a->set(f->v_best, keep); /* the split in progress is left out */
+        if (root && !s->aborted) s->root_done = i + 1;
+        if (!st && !skip) st = node_absorbed(s, f, node, k, &stop);
+    }
+    if (root) a->clear(keep);
+    free(keep);
+    return st;
+}
+
 pdt_status pdt_engine_union(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz, uint32_t k,
                             uint32_t drem, void *out)
 {
@@ -146,28 +182,8 @@ pdt_status pdt_engine_union(pdt_search_state *s, pdt_node *node, const pdt_lazy_
         a->add(f->v_best, f->v_c);
         goto done;
     }
-    uint32_t n = pdt_engine_split_count(s, node);
-    bool dedup = s->dedup_on;
-    if (dedup) pdt_engine_seen_reset(f);
-    bool stop = false;
-    st = node_absorbed(s, f, node, k, &stop);
+    st = node_splits(s, f, node, k, drem);
     if (st) return st;
-    for (uint32_t i = 0; i < n && !s->aborted && !stop; i++) {
-        bool ok = false;
-        int64_t payload = 0;
-        pdt_node l, r;
-        pdt_lazy_rules ll, lr;
-        st = pdt_engine_split_at(s, f, node, i, &ok, &payload, &l, &ll, &r, &lr);
-        if (st) return st;
-        if (!ok) continue;
-        s->stats.candidates++;
-        if (s->rs && (l.n_items == 0 || r.n_items == 0)) continue; /* a smaller tree's value again */
-        if (s->o.min_leaf && (l.n_items < s->o.min_leaf || r.n_items < s->o.min_leaf)) continue;
-        if (dedup && pdt_engine_seen_before(s, f, l.items, n)) continue;
-        st = union_split(s, f, node, k, drem, payload, &l, &ll, &r, &lr);
-        if (!st) st = node_absorbed(s, f, node, k, &stop);
-        if (st) return st;
-    }
 done:
     if (s->memo_on && !s->aborted) {
         pdt_memo_entry *put = pdt_memo_put(s->memo, node->items, k, drem, 0);
@@ -297,7 +313,7 @@ static void unown(owned *o)
 }
 
 static pdt_status tree_of(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz, uint32_t k,
-                          uint32_t drem, uint32_t fp, uint32_t fn, pdt_front_tree *t);
+                          uint32_t drem, uint32_t fp, uint32_t fn, pdt_front_tree *t, uint32_t splits);
 
 /* Split i of node: its children's points summing to (fp, fn) under some budget pair. */
 static pdt_status try_split_tree(pdt_search_state *s, pdt_node *node, uint32_t i, uint32_t k, uint32_t drem,
@@ -336,16 +352,17 @@ static pdt_status try_split_tree(pdt_search_state *s, pdt_node *node, uint32_t i
             *done = true;
             if (!tree_push(t, payload, 0)) st = pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
             pdt_node a2 = ol.node, b2 = orr.node;
-            if (!st) st = tree_of(s, &a2, &ol.lz, k1, child_drem, lfp, lfn, t);
-            if (!st) st = tree_of(s, &b2, &orr.lz, k2, child_drem, fp - lfp, fn - lfn, t);
+            if (!st) st = tree_of(s, &a2, &ol.lz, k1, child_drem, lfp, lfn, t, UINT32_MAX);
+            if (!st) st = tree_of(s, &b2, &orr.lz, k2, child_drem, fp - lfp, fn - lfn, t, UINT32_MAX);
         }
     }
     unown(&ol), unown(&orr);
     return st;
 }
 
+/* splits: how many of the node's splits may hold the point (a stopped search's root: those it completed). */
 static pdt_status tree_of(pdt_search_state *s, pdt_node *node, const pdt_lazy_rules *lz, uint32_t k,
-                          uint32_t drem, uint32_t fp, uint32_t fn, pdt_front_tree *t)
+                          uint32_t drem, uint32_t fp, uint32_t fn, pdt_front_tree *t, uint32_t splits)
 {
     pdt_frame *f = pdt_engine_frame(s, node->depth);
     if (!f) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
@@ -368,7 +385,7 @@ static pdt_status tree_of(pdt_search_state *s, pdt_node *node, const pdt_lazy_ru
             node->n_rules = pdt_engine_derive_rules(s, rules, lz);
             node->rules = rules;
         }
-        uint32_t n = st ? 0 : pdt_engine_split_count(s, node);
+        uint32_t n = st ? 0 : min_u32(pdt_engine_split_count(s, node), splits);
         for (uint32_t i = 0; i < n && !st && !done; i++)
             st = try_split_tree(s, node, i, k, drem, fp, fn, &fl, &fr, t, &done);
     }
@@ -393,7 +410,7 @@ pdt_status pdt_front_search_tree(pdt_front_tree *out, pdt_front_search *fs, uint
     s->aborted = false;
     pdt_node node = fs->root;
     pdt_lazy_rules lz = {fs->root_rules, fs->root.n_rules, UINT32_MAX, PDT_REL_LEFT};
-    pdt_status st = tree_of(s, &node, &lz, s->o.max_size, s->o.max_depth, fp, fn, out);
+    pdt_status st = tree_of(s, &node, &lz, s->o.max_size, s->o.max_depth, fp, fn, out, aborted ? s->root_done : UINT32_MAX);
     s->has_deadline = deadline;
     s->o.stop = stop;
     s->aborted = aborted;

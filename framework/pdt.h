@@ -325,7 +325,8 @@ void pdt_model_free(pdt_model **model);
 /* The whole Pareto front of (false positives, false negatives) of a two-class
  * fit (issue 10; `pdt front`): every nondominated (FP, FN) some tree within
  * the limits of opt reaches, FP ascending, searched once by the generic
- * engine for opt->rules (any family); the tree of any point on request.
+ * engine for opt->rules (any family; the categorical family by its own
+ * multiway front search); the tree of any point on request.
  * opt->metric (accuracy: F1) is the metric the models report. */
 typedef struct pdt_front_fit pdt_front_fit;
 
@@ -335,6 +336,10 @@ size_t pdt_front_fit_points(const pdt_front_fit *f);
 void pdt_front_fit_point(const pdt_front_fit *f, size_t i, uint64_t *fp, uint64_t *fn);
 /* The positive class, and the positives and negatives of the data. */
 void pdt_front_fit_classes(const pdt_front_fit *f, uint32_t *positive, uint64_t *positives, uint64_t *negatives);
+/* false when a time limit or interrupt stopped the search: the front found so
+ * far (with a time limit on deep limits, the depth-2 front's points too), whose
+ * trees are within the limits but not proven to be the whole front. */
+bool pdt_front_fit_complete(const pdt_front_fit *f);
 /* The point with the best metric (ties: the first). */
 size_t pdt_front_fit_best(const pdt_front_fit *f, pdt_metric metric);
 /* A model whose tree reaches point i exactly (checked on its own predictions). */

@@ -70,6 +70,8 @@ typedef struct cls_front_fit cls_front_fit;
 pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
 const struct pdt_front *cls_front_fit_front(const cls_front_fit *f);
 uint32_t cls_front_fit_positive(const cls_front_fit *f);
+/* false when a time limit or interrupt stopped the search: the front found so far. */
+bool cls_front_fit_complete(const cls_front_fit *f);
 /* The model of the front's point-th point (its metric `metric`; front and stats attached). */
 pdt_status cls_front_fit_model(pdt_model **out, cls_front_fit *f, size_t point, pdt_metric metric, pdt_error *err);
 void cls_front_fit_free(cls_front_fit **f);

@@ -300,7 +300,7 @@ pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     /* --min-leaf: the binary backend's front search does not take it, the generic engine does */
     bool generic_metric = opt->min_leaf && opt->engine == PDT_ENGINE_AUTO;
     if (opt->metric != PDT_METRIC_ACCURACY && (generic_metric || !(backend && (backend->flags & PDT_METRICS)))) {
-        if (opt->engine == PDT_ENGINE_BACKEND)
+        if (opt->engine == PDT_ENGINE_BACKEND && !(backend && backend->route)) /* multiway: its own fronts */
             return pdt_error_set(err, PDT_EINVAL, "option --metric %s: rule family \"%s\" has no specialised "
                                  "backend with fronts (use --engine fused)", pdt_metric_name(opt->metric),
                                  opt->rules ? opt->rules : "");

@@ -7,7 +7,9 @@
  * (0, 0) stops).  The root's front is searched once (front_search.c), the
  * metric's best point is picked exactly (front.c) and its tree found again;
  * the model's confusion counts are recomputed from its own predictions on
- * the training rows and must be the point's. */
+ * the training rows and must be the point's.  The categorical family (multiway
+ * splits) is searched by backends/discrete/discrete_front.c instead; a time
+ * limit keeps the front found so far (after a depth-2 rung on deep limits). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,6 +17,8 @@
 #include "bitset.h"
 #include "classification.h"
 #include "front.h"
+#include "../backends/discrete/discrete.h"
+#include "../backends/discrete/discrete_front.h"
 
 typedef struct cf_inst {
     cls_inst ci;
@@ -174,7 +178,38 @@ static pdt_status grow_node(grow *g, const uint64_t *items, int32_t *out)
     return st;
 }
 
-/* The model of the point's tree; its counts come from its own predictions. */
+/* A point's model after its tree: measured, its confusion counts recounted
+ * from its own predictions on the training rows (they must be the point's),
+ * the metric's exact value as the objective. */
+static pdt_status finish_model(pdt_model *m, const pdt_dataset *ds, uint32_t positive, const pdt_front_point *pt,
+                               pdt_metric metric, pdt_error *err)
+{
+    pdt_model_measure(m);
+    size_t n = pdt_dataset_rows(ds);
+    uint32_t *pred = malloc((n ? n : 1) * sizeof *pred);
+    if (!pred) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    pdt_status st = pdt_model_predict(pred, m, ds, err);
+    uint64_t cm[4] = {0}; /* TP, FP, FN, TN */
+    for (size_t i = 0; i < n && !st; i++) {
+        bool is_pos = pdt_dataset_label(ds, i) == positive, says_pos = pred[i] == positive;
+        cm[says_pos ? (is_pos ? 0 : 1) : (is_pos ? 2 : 3)]++;
+    }
+    free(pred);
+    if (st) return st;
+    if (cm[1] != pt->fp || cm[2] != pt->fn)
+        return pdt_error_set(err, PDT_EINTERNAL, "the tree predicts FP %llu, FN %llu on the training rows; "
+                             "its front point is (%u, %u)", (unsigned long long)cm[1],
+                             (unsigned long long)cm[2], pt->fp, pt->fn);
+    m->metric = metric;
+    m->positive = positive;
+    memcpy(m->confusion, cm, sizeof cm);
+    m->misclassifications = cm[1] + cm[2];
+    pdt_confusion cf = {cm[0], cm[1], cm[2], cm[3]};
+    pdt_metric_exact(m->objective, &m->mcc_sign, metric, &cf);
+    return PDT_OK;
+}
+
+/* The model of the point's tree (generic engine). */
 static pdt_status point_model(pdt_model *m, const pdt_ruleset *rs, const cf_inst *c, const pdt_front_tree *t,
                               const uint64_t *all, const pdt_front_point *pt, pdt_metric metric, pdt_error *err)
 {
@@ -190,31 +225,7 @@ static pdt_status point_model(pdt_model *m, const pdt_ruleset *rs, const cf_inst
     int32_t root;
     pdt_status st = grow_node(&g, all, &root);
     free(ids);
-    if (st) return st;
-    pdt_model_measure(m);
-    const pdt_dataset *ds = c->ci.ds;
-    size_t n = pdt_dataset_rows(ds);
-    uint32_t *pred = malloc((n ? n : 1) * sizeof *pred);
-    if (!pred) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
-    st = pdt_model_predict(pred, m, ds, err);
-    uint64_t cm[4] = {0}; /* TP, FP, FN, TN */
-    for (size_t i = 0; i < n && !st; i++) {
-        bool is_pos = pdt_dataset_label(ds, i) == c->positive, says_pos = pred[i] == c->positive;
-        cm[says_pos ? (is_pos ? 0 : 1) : (is_pos ? 2 : 3)]++;
-    }
-    free(pred);
-    if (st) return st;
-    if (cm[1] != pt->fp || cm[2] != pt->fn)
-        return pdt_error_set(err, PDT_EINTERNAL, "the tree predicts FP %llu, FN %llu on the training rows; "
-                             "its front point is (%u, %u)", (unsigned long long)cm[1],
-                             (unsigned long long)cm[2], pt->fp, pt->fn);
-    m->metric = metric;
-    m->positive = c->positive;
-    memcpy(m->confusion, cm, sizeof cm);
-    m->misclassifications = cm[1] + cm[2];
-    pdt_confusion cf = {cm[0], cm[1], cm[2], cm[3]};
-    pdt_metric_exact(m->objective, &m->mcc_sign, metric, &cf);
-    return PDT_OK;
+    return st ? st : finish_model(m, c->ci.ds, c->positive, pt, metric, err);
 }
 
 /* ------------------------------------------------------------ the fit */
@@ -226,8 +237,14 @@ struct cls_front_fit {
     uint64_t *all;
     uint32_t *rules;
     pdt_front_search *fs;
+    df_search *dfs; /* the categorical family's search instead (multiway splits) */
     uint64_t positives, negatives;
     pdt_fit_options opt;
+    /* With a time limit and deep limits, a rung searched first (depth ≤ 2, size ≤ 3): when the
+     * search stops, the front is the rung's ∪ the search's so far (merged). */
+    cls_front_fit *rung;
+    pdt_front merged;
+    bool merged_on;
 };
 
 void cls_front_fit_free(cls_front_fit **fp)
@@ -235,12 +252,99 @@ void cls_front_fit_free(cls_front_fit **fp)
     cls_front_fit *f = *fp;
     if (!f) return;
     pdt_front_search_free(&f->fs);
+    df_search_free(&f->dfs);
+    cls_front_fit_free(&f->rung);
+    pdt_front_clear(&f->merged);
     pdt_ruleset_free(&f->rs);
     if (f->inst_ok) cls_inst_clear(&f->c.ci);
     free(f->all);
     free(f->rules);
     free(f);
     *fp = NULL;
+}
+
+/* The categorical family splits in many ways: its own front search
+ * (backends/discrete/discrete_front.c) unless another engine is asked for
+ * (the fused engine then refuses it, as for accuracy). */
+static bool multiway(const pdt_fit_options *opt)
+{
+    return pdt_rule_class_find(opt->rules ? opt->rules : "") == &pdt_rule_class_categorical &&
+           (opt->engine == PDT_ENGINE_AUTO || opt->engine == PDT_ENGINE_BACKEND);
+}
+
+/* The categorical family's front search for the options (it takes no rule options). */
+static pdt_status run_multiway(cls_front_fit *f, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    if (opt->rule_params.options)
+        return pdt_error_set(err, PDT_EINVAL, "option --rule-options: categorical rules take none ('%s')",
+                             opt->rule_params.options);
+    return df_search_run(&f->dfs, ds, opt, f->c.positive, err);
+}
+
+static pdt_status run_generic(cls_front_fit *f, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    size_t n = pdt_dataset_rows(ds);
+    pdt_status st = pdt_ruleset_build(&f->rs, ds, opt->rules, &opt->rule_params, err);
+    size_t m = st ? 0 : pdt_ruleset_size(f->rs);
+    if (!st) {
+        f->all = calloc(pdt_bits_words(n) + 1, sizeof *f->all);
+        f->rules = malloc((m ? m : 1) * sizeof *f->rules);
+        if (!f->all || !f->rules) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    if (st) return st;
+    pdt_bits_fill(f->all, n);
+    for (size_t r = 0; r < m; r++) f->rules[r] = (uint32_t)r;
+    pdt_node root = {f->all, (uint32_t)n, f->rules, (uint32_t)m, 0};
+    pdt_search_opts so;
+    cls_search_opts(&so, opt);
+    return pdt_front_search_run(&f->fs, &classification_front, &f->c, f->rs, f->c.ci.words, &root, &so, err);
+}
+
+/* A rung for a time limit on limits deeper than depth 2 or 3 branch nodes (as the binary backend's). */
+static bool rung_wanted(const pdt_fit_options *opt)
+{
+    bool deep = opt->max_depth == PDT_UNLIMITED ? opt->max_size != PDT_UNLIMITED && opt->max_size >= 4
+                                                : opt->max_depth >= 3 && opt->max_size >= 4;
+    return opt->time_limit > 0 && deep;
+}
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+static const pdt_front *own_front(const cls_front_fit *f)
+{
+    return f->dfs ? df_search_front(f->dfs) : pdt_front_search_front(f->fs);
+}
+
+static bool own_complete(const cls_front_fit *f)
+{
+    return f->dfs ? df_search_complete(f->dfs) : f->fs && pdt_front_search_complete(f->fs);
+}
+
+/* The rung (complete, or stopped: then the whole answer), then the search with the time left. */
+static pdt_status search_with_rung(cls_front_fit *f, const pdt_dataset *ds, const pdt_fit_options *opt,
+                                   pdt_error *err)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pdt_fit_options r = *opt, o = *opt;
+    r.max_depth = opt->max_depth < 2 ? opt->max_depth : 2;
+    r.max_size = opt->max_size < 3 ? opt->max_size : 3;
+    pdt_status st = cls_front_fit_run(&f->rung, ds, &r, err);
+    if (!st && own_complete(f->rung)) {
+        o.time_limit = opt->time_limit - since(&t0);
+        if (o.time_limit < 1e-9) o.time_limit = 1e-9; /* stops at once: the rung is the answer */
+        st = multiway(opt) ? run_multiway(f, ds, &o, err) : run_generic(f, ds, &o, err);
+    }
+    if (st || own_complete(f)) return st;
+    f->merged_on = true;
+    bool ok = pdt_front_union(&f->merged, own_front(f->rung)) &&
+              (!f->dfs && !f->fs ? true : pdt_front_union(&f->merged, own_front(f)));
+    return ok ? PDT_OK : pdt_error_set(err, PDT_ENOMEM, "out of memory");
 }
 
 pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
@@ -250,53 +354,69 @@ pdt_status cls_front_fit_run(cls_front_fit **out, const pdt_dataset *ds, const p
     if (!f) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     f->opt = *opt;
     pdt_status st = cls_metric_check(&f->c.positive, ds, opt, err);
-    size_t n = pdt_dataset_rows(ds);
     if (!st) st = cls_inst_init(&f->c.ci, ds, NULL, err);
     if (!st) f->inst_ok = true;
-    if (!st) st = pdt_ruleset_build(&f->rs, ds, opt->rules, &opt->rule_params, err);
-    size_t m = st ? 0 : pdt_ruleset_size(f->rs);
     if (!st) {
-        f->all = calloc(pdt_bits_words(n) + 1, sizeof *f->all);
-        f->rules = malloc((m ? m : 1) * sizeof *f->rules);
-        if (!f->all || !f->rules) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
-    }
-    if (!st) {
-        pdt_bits_fill(f->all, n);
-        for (size_t r = 0; r < m; r++) f->rules[r] = (uint32_t)r;
-        f->positives = pdt_bits_and_count(f->all, f->c.ci.class_bits + (size_t)f->c.positive * f->c.ci.words,
-                                          f->c.ci.words);
+        size_t n = pdt_dataset_rows(ds);
+        f->positives = 0;
+        for (size_t i = 0; i < n; i++) f->positives += pdt_dataset_label(ds, i) == f->c.positive;
         f->negatives = n - f->positives;
-        pdt_node root = {f->all, (uint32_t)n, f->rules, (uint32_t)m, 0};
-        pdt_search_opts so;
-        cls_search_opts(&so, opt);
-        st = pdt_front_search_run(&f->fs, &classification_front, &f->c, f->rs, f->c.ci.words, &root, &so, err);
-        if (!st && !pdt_front_search_complete(f->fs))
-            st = pdt_error_set(err, PDT_ELIMIT, "the front search was stopped (time limit or interrupt) "
-                               "before it was complete: a metric fit has no partial answer");
+        /* a time limit or interrupt leaves the front found so far (its trees are not proven optimal) */
+        if (rung_wanted(opt)) st = search_with_rung(f, ds, opt, err);
+        else st = multiway(opt) ? run_multiway(f, ds, opt, err) : run_generic(f, ds, opt, err);
     }
     if (st) cls_front_fit_free(&f);
     *out = f;
     return st;
 }
 
-const pdt_front *cls_front_fit_front(const cls_front_fit *f) { return pdt_front_search_front(f->fs); }
+const pdt_front *cls_front_fit_front(const cls_front_fit *f) { return f->merged_on ? &f->merged : own_front(f); }
+
 uint32_t cls_front_fit_positive(const cls_front_fit *f) { return f->c.positive; }
+
+bool cls_front_fit_complete(const cls_front_fit *f) { return own_complete(f); }
+
+static bool has_point(const pdt_front *front, uint32_t fp, uint32_t fn)
+{
+    for (size_t i = 0; i < front->n; i++)
+        if (front->p[i].fp == fp && front->p[i].fn == fn) return true;
+    return false;
+}
+
+/* The point's tree into m, by the search that found the point (this one's, or
+ * its rung's); the model records the options of the fit asked for (as). */
+static pdt_status point_tree(pdt_model *m, cls_front_fit *f, const pdt_front_point *pt, pdt_metric metric,
+                             const pdt_fit_options *as, pdt_error *err)
+{
+    if (f->rung && (!(f->dfs || f->fs) || !has_point(own_front(f), pt->fp, pt->fn)))
+        return point_tree(m, f->rung, pt, metric, as, err);
+    const pdt_dataset *ds = f->c.ci.ds;
+    pdt_status st = cls_describe_model(m, ds, as, f->dfs ? "discrete (fronts)" : "fused", err);
+    if (st) return st;
+    if (f->dfs) {
+        st = df_search_tree(m, f->dfs, pt->fp, pt->fn, err);
+        m->stats = *df_search_stats(f->dfs);
+        return st ? st : finish_model(m, ds, f->c.positive, pt, metric, err);
+    }
+    pdt_front_tree t;
+    st = pdt_front_search_tree(&t, f->fs, pt->fp, pt->fn, err);
+    if (!st) st = point_model(m, f->rs, &f->c, &t, f->all, pt, metric, err);
+    m->stats = *pdt_front_search_stats(f->fs);
+    pdt_front_tree_clear(&t);
+    return st;
+}
 
 pdt_status cls_front_fit_model(pdt_model **out, cls_front_fit *f, size_t point, pdt_metric metric, pdt_error *err)
 {
     *out = NULL;
-    const pdt_front *front = pdt_front_search_front(f->fs);
+    const pdt_front *front = cls_front_fit_front(f);
     if (point >= front->n) return pdt_error_set(err, PDT_EINTERNAL, "no point %zu on the front", point);
     pdt_front_point pt = front->p[point];
-    pdt_front_tree t;
     pdt_model *m = NULL;
-    pdt_status st = pdt_front_search_tree(&t, f->fs, pt.fp, pt.fn, err);
-    if (!st) st = pdt_model_alloc(&m, err);
-    if (!st) st = cls_describe_model(m, f->c.ci.ds, &f->opt, "fused", err);
-    if (!st) st = point_model(m, f->rs, &f->c, &t, f->all, &pt, metric, err);
+    pdt_status st = pdt_model_alloc(&m, err);
+    if (!st) st = point_tree(m, f, &pt, metric, &f->opt, err);
     if (!st) {
-        m->optimal = true;
-        m->stats = *pdt_front_search_stats(f->fs);
+        m->optimal = cls_front_fit_complete(f);
         m->front = malloc((2 * front->n + 1) * sizeof *m->front);
         if (!m->front) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
         else {
@@ -304,7 +424,6 @@ pdt_status cls_front_fit_model(pdt_model **out, cls_front_fit *f, size_t point, 
             m->front_points = front->n;
         }
     }
-    pdt_front_tree_clear(&t);
     if (st) pdt_model_free(&m);
     *out = m;
     return st;
@@ -378,6 +497,8 @@ void pdt_front_fit_classes(const pdt_front_fit *f, uint32_t *positive, uint64_t 
     if (positives) *positives = f->f->positives;
     if (negatives) *negatives = f->f->negatives;
 }
+
+bool pdt_front_fit_complete(const pdt_front_fit *f) { return cls_front_fit_complete(f->f); }
 
 size_t pdt_front_fit_best(const pdt_front_fit *f, pdt_metric metric)
 {

@@ -194,3 +194,28 @@ def test_plot_draws_every_way():
     assert sum(1 for s in texts if s.startswith(("positive\n", "negative\n"))) == t.n_leaves
     plt.close(fig)
     assert clf.plot().count("middle&#45;middle = ") == 3  # libpdt's SVG: an edge label per way of the root
+
+
+def test_metric_fits_with_multiway_splits(tmp_path, pdt_bin):
+    """metric= with rules="categorical" (issue 10): the objective is the metric
+    of the tree's own predictions, and equals `pdt fit` on the same file."""
+    X, y = tic_tac_toe()
+    for metric in ("f1", "mcc", "fm"):
+        clf = pdt.OptimalTreeClassifier(rules="categorical", max_depth=2, metric=metric,
+                                        positive="positive").fit(X, y)
+        p = clf.predict(X)
+        tp = int(np.sum((p == "positive") & (y == "positive")))
+        fp = int(np.sum((p == "positive") & (y != "positive")))
+        fn = int(np.sum((p != "positive") & (y == "positive")))
+        tn = int(np.sum((p != "positive") & (y != "positive")))
+        if metric == "f1":
+            want = Fraction(2 * tp, 2 * tp + fp + fn)
+        elif metric == "fm":
+            want = Fraction(tp * tp, (tp + fp) * (tp + fn))
+        else:
+            want = Fraction((tp * tn - fp * fn) ** 2, (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+        assert clf.objective_ == want and clf.optimal_
+        assert any(clf.tree_.ways[k] for k in range(len(clf.tree_.is_leaf)))
+        _, doc = cli_fit(pdt_bin, tmp_path, data_path(TTT), "--rules", "categorical", "--depth", "2",
+                         "--metric", metric, "--positive", "positive")
+        assert Fraction(doc["metric"].get("exact", doc["metric"].get("mcc_squared"))) == want
