@@ -156,6 +156,7 @@ static pdt_status clone(bs_search **out, const bs_search *m, size_t limit, pdt_e
     s->unit = m->unit;
     s->per_node = m->per_node;
     s->proven = m->proven;
+    if (m->bp_rows) bp_init(s); /* the errorless test of --lexicographic, as the main search's */
     return PDT_OK;
 }
 
