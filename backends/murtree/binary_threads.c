@@ -302,6 +302,8 @@ static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
         r = t->best.rank, q = t->best.key, cost = t->best.out.cost;
     }
     if (main) w->root_best = cost; /* for the progress line */
+    if (w->proven && cost < w->unit && w->sim_wide_slots > SIM_SLOTS)
+        w->sim_wide = true; /* the root has an errorless tree: many similarity slots */
     const int64_t strict = q < key;
     if (!t->errors_only) return (int64_t)r - strict;
     return ((int64_t)r + 1 - strict) * (int64_t)w->unit - 1;
