@@ -165,6 +165,15 @@ static pdt_model *fit(const pdt_dataset *ds, uint32_t depth, uint32_t size, bool
     return fit_with(ds, PDT_ENGINE_AUTO, depth, size, lexicographic);
 }
 
+/* Half the trials with 3 similarity slots per depth instead of 32 once the
+ * root has an errorless tree: on small instances 32 seldom fill up, and a
+ * slot's set replaced by another must carry the new set's bounds. */
+static void sim_slots(int trial)
+{
+    if (trial % 2) setenv("PDT_BINARY_SIM_SLOTS", "3", 1);
+    else unsetenv("PDT_BINARY_SIM_SLOTS");
+}
+
 static void test_oracle_lexicographic_binary(void **state)
 {
     (void)state;
@@ -173,6 +182,7 @@ static void test_oracle_lexicographic_binary(void **state)
     for (int t = 0; t < trials; t++) {
         instance in;
         char *text;
+        sim_slots(t);
         random_instance(&g, &in, &text);
         uint32_t depth = 1 + tu_below(&g, in.f > 6 ? 3 : 4), cap = (1u << depth) - 1;
         uint32_t size = tu_below(&g, 3) == 0 ? 1 + tu_below(&g, cap) : cap;
@@ -195,6 +205,7 @@ static void test_oracle_lexicographic_binary(void **state)
         pdt_dataset_free(&ds);
         free(text);
     }
+    unsetenv("PDT_BINARY_SIM_SLOTS");
     /* not a vacuous "or not proven": most default fits prove their size */
     assert_true(proven > trials / 2);
 }
@@ -211,6 +222,7 @@ static void test_oracle_lexicographic_errorless(void **state)
     for (int t = 0; t < trials; t++) {
         instance in;
         char *text;
+        sim_slots(t);
         small_tree_instance(&g, &in, &text, MAX_ROWS);
         uint32_t depth = in.f > 5 ? 2 + tu_below(&g, 2) : 3 + tu_below(&g, 2), cap = (1u << depth) - 1;
         uint32_t size = tu_below(&g, 4) == 0 ? 1 + tu_below(&g, cap) : cap;
@@ -229,6 +241,7 @@ static void test_oracle_lexicographic_errorless(void **state)
         free(text);
     }
     unsetenv("PDT_BINARY_SAMPLE_MIN");
+    unsetenv("PDT_BINARY_SIM_SLOTS");
     assert_true(errorless > trials / 3); /* the case under test is a common one (about 460 of 1000) */
 }
 
@@ -301,6 +314,81 @@ static void test_oracle_lexicographic_generic(void **state)
     }
 }
 
+static uint32_t tree_depth(const small_tree *t, int32_t at)
+{
+    if (at < 0) return 0;
+    uint32_t l = tree_depth(t, t->l[at]), r = tree_depth(t, t->r[at]);
+    return 1 + (l > r ? l : r);
+}
+
+/* (errors, size) of --lexicographic with PDT_BINARY_SIM_SLOTS = slots (NULL:
+ * the default), which must say its size is minimal. */
+static void fit_slots(const pdt_dataset *ds, uint32_t depth, const char *slots, uint64_t *errors, uint32_t *size)
+{
+    if (slots) setenv("PDT_BINARY_SIM_SLOTS", slots, 1);
+    else unsetenv("PDT_BINARY_SIM_SLOTS");
+    pdt_model *x = fit(ds, depth, (1u << depth) - 1, true);
+    assert_true(x->size_minimal);
+    *errors = x->misclassifications;
+    *size = x->size;
+    pdt_model_free(&x);
+}
+
+/* Many similarity slots once the root has an errorless tree (32, or 3 so that
+ * they are replaced often) against the plain two (no wide mode), where the
+ * optimum has no error and many subproblems are solved after the root has
+ * one: hepatitis at depth 5 and random data labelled by trees of 6–8 nodes
+ * and depth ≤ 4 over 16 features, at depth 4.  The same errors and size, proven. */
+static void test_oracle_lexicographic_similarity_slots(void **state)
+{
+    (void)state;
+    static const char *slots[] = {"3", NULL};
+    tu_rng g = {1822};
+    for (int t = 0; t < 7; t++) {
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        uint32_t depth = 5;
+        if (t == 0) {
+            assert_int_equal(pdt_dataset_load_dl85(&ds, tu_data("dl85/hepatitis.txt"), &err), PDT_OK);
+        } else {
+            size_t n = 150 + tu_below(&g, 150), nf = 16;
+            small_tree tree;
+            int32_t root;
+            do { /* a labelling tree of depth ≤ 4 */
+                tree = (small_tree){.n = 0};
+                uint32_t leaves = tu_below(&g, 2);
+                root = grow(&g, &tree, 6 + tu_below(&g, 3), nf, &leaves); /* small_tree holds 8 */
+            } while (tree_depth(&tree, root) > 4);
+            char *text = malloc(n * (2 * nf + 4) + 1), *p = text;
+            for (size_t i = 0; i < n; i++) {
+                bool x[16];
+                for (size_t j = 0; j < nf; j++) x[j] = tu_below(&g, 2);
+                int32_t at = root;
+                while (at >= 0) at = x[tree.f[at]] ? tree.r[at] : tree.l[at];
+                p += sprintf(p, "%d", -1 - at);
+                for (size_t j = 0; j < nf; j++) p += sprintf(p, " %d", x[j]);
+                *p++ = '\n';
+            }
+            *p = '\0';
+            if (pdt_dataset_read_dl85(&ds, text, strlen(text), "random.txt", &err)) fail_msg("%s", err.message);
+            free(text);
+            depth = 4;
+        }
+        uint64_t errors, e;
+        uint32_t size, z;
+        fit_slots(ds, depth, "2", &errors, &size);
+        if (t > 0) assert_int_equal(errors, 0); /* labelled by a tree of depth ≤ 4 */
+        for (size_t k = 0; k < 2; k++) {
+            fit_slots(ds, depth, slots[k], &e, &z);
+            if (e != errors || z != size)
+                fail_msg("case %d (depth %u), %s slots: %llu errors, %u nodes; with 2 slots %llu, %u", t, depth,
+                         slots[k] ? slots[k] : "32", (unsigned long long)e, z, (unsigned long long)errors, size);
+        }
+        pdt_dataset_free(&ds);
+    }
+    unsetenv("PDT_BINARY_SIM_SLOTS");
+}
+
 /* The generic engine refuses --lexicographic when it cannot rank by (cost, nodes). */
 static void test_oracle_lexicographic_generic_refuses(void **state)
 {
@@ -355,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_oracle_lexicographic_binary),
         cmocka_unit_test(test_oracle_lexicographic_errorless),
         cmocka_unit_test(test_oracle_lexicographic_errorless_rows),
+        cmocka_unit_test(test_oracle_lexicographic_similarity_slots),
         cmocka_unit_test(test_oracle_lexicographic_generic),
         cmocka_unit_test(test_oracle_lexicographic_generic_refuses),
         cmocka_unit_test(test_oracle_lexicographic_json),

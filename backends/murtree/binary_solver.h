@@ -6,6 +6,7 @@
 #include "binary_search.h"
 
 #define SIM_SLOTS 2
+#define SIM_WIDE 32 /* slots per depth for --lexicographic once the root has an errorless tree */
 #define TICK_EVERY 64u
 
 typedef struct bs_set {
@@ -42,6 +43,7 @@ typedef struct bs_level {
 typedef struct sim_slot {
     uint64_t *bits;
     bc_node *node;
+    bs_value v[3]; /* for d ≤ 2: its bound for n = 1, 2, 3 when pushed */
 } sim_slot;
 
 struct bs_search {
@@ -51,7 +53,7 @@ struct bs_search {
     d2_solver *d2;
     bs_level **levels;
     size_t n_levels;
-    sim_slot *sim; /* SIM_SLOTS per depth */
+    sim_slot *sim; /* SIM_WIDE per depth (SIM_SLOTS used unless sim_wide) */
     size_t sim_depths;
     bool has_deadline, aborted, oom;
     const volatile sig_atomic_t *stop; /* pdt_fit_options.stop */
@@ -64,6 +66,8 @@ struct bs_search {
     bs_value unit;      /* a tree's value: errors · unit + nodes · per_node */
     uint32_t per_node;
     bool proven;        /* per_node: search until the size is proven minimal */
+    bool sim_wide;      /* proven, and the root has an errorless tree: sim_wide_slots similarity slots */
+    size_t sim_wide_slots; /* SIM_WIDE, or PDT_BINARY_SIM_SLOTS */
     uint64_t *bp_rows; /* binary_perfect.c: every item's features, bp_fw words each (NULL: no test) */
     uint64_t *bp_cols; /* a sample's feature columns, one word each ... */
     uint64_t *bp_uc;   /* ... the distinct ones ... */

@@ -79,6 +79,49 @@ static bool set_root(bt_team *t, bs_search *s)
     return true;
 }
 
+/* --lexicographic: the root's features by the value (errors, nodes) of their
+ * best tree of depth 3 — the children's depth-2 optima, which their search
+ * needs anyway — ties by index, so that a small tree is met early and bounds
+ * the rest (mushroom depth 6: 13 286 search nodes before, 1 648 after).  The
+ * order is fixed by the data: the answer does not depend on the workers. */
+typedef struct bt_ranked {
+    uint64_t value;
+    uint32_t f;
+} bt_ranked;
+
+static int ranked_cmp(const void *a, const void *b)
+{
+    const bt_ranked *x = a, *y = b;
+    if (x->value != y->value) return x->value < y->value ? -1 : 1;
+    return x->f < y->f ? -1 : x->f > y->f;
+}
+
+/* The least (errors, nodes) of the child's trees of depth ≤ 2 (kept in its cache node). */
+static uint64_t child_value(bs_search *s, bs_set *C)
+{
+    bc_node *nd = bs_node_of(s, C), local = {.leaf = C->leaf, .d2 = {BS_NONE, BS_NONE, BS_NONE}};
+    if (!nd) nd = &local;
+    if (nd->d2[1] == BS_NONE) {
+        d2_values(s->d2, C->bits, C->m, nd->d2);
+        s->stats.d2_calls++;
+    }
+    uint32_t errors, k = bc_d2_size(nd, 2, 3, &errors);
+    return (uint64_t)errors * s->unit + k;
+}
+
+static void order_features(bt_team *t, bs_search *s, bs_level *lv)
+{
+    bt_ranked *r = malloc((t->n_features ? t->n_features : 1) * sizeof *r);
+    if (!r) return; /* the order is only a heuristic */
+    for (size_t k = 0; k < t->n_features; k++) {
+        bs_split(s, &t->root, t->features[k], &lv->l, &lv->r);
+        r[k] = (bt_ranked){child_value(s, &lv->l) + child_value(s, &lv->r), t->features[k]};
+    }
+    qsort(r, t->n_features, sizeof *r, ranked_cmp);
+    for (size_t k = 0; k < t->n_features; k++) t->features[k] = r[k].f;
+    free(r);
+}
+
 /* The features whose split of the root is neither degenerate nor one an
  * earlier feature makes (or its complement), in order. */
 static bool keep_features(bt_team *t, bs_search *s)
@@ -119,6 +162,7 @@ static bool keep_features(bt_team *t, bs_search *s)
     }
     free(hash);
     free(at);
+    if (s->proven) order_features(t, s, lv);
     return true;
 }
 
@@ -156,6 +200,7 @@ static pdt_status clone(bs_search **out, const bs_search *m, size_t limit, pdt_e
     s->unit = m->unit;
     s->per_node = m->per_node;
     s->proven = m->proven;
+    if (m->bp_rows) bp_init(s); /* the errorless test of --lexicographic, as the main search's */
     return PDT_OK;
 }
 
@@ -257,6 +302,8 @@ static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
         r = t->best.rank, q = t->best.key, cost = t->best.out.cost;
     }
     if (main) w->root_best = cost; /* for the progress line */
+    if (w->proven && cost < w->unit && w->sim_wide_slots > SIM_SLOTS)
+        w->sim_wide = true; /* the root has an errorless tree: many similarity slots */
     const int64_t strict = q < key;
     if (!t->errors_only) return (int64_t)r - strict;
     return ((int64_t)r + 1 - strict) * (int64_t)w->unit - 1;
