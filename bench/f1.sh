@@ -63,7 +63,7 @@ for depth in $depths; do
     if [[ -n $streed ]]; then
       here_s=$(best_of "$streed" -task f1-score -file "$data/$file" -max-depth "$d" -max-num-nodes $(((1 << d) - 1)))
       if [[ $here_s != timeout ]]; then
-        theirs=$(awk '/^Solution 0:/ { print $4 }' "$tmp/run.out")
+        theirs=$(awk '/^Solution 0:/ { print $5 }' "$tmp/run.out")
         same=$(/usr/bin/python3 -c "import sys; print('yes' if abs(float(sys.argv[1]) - float(sys.argv[2])) < 1e-9 else 'NO')" "${theirs:-nan}" "$want")
         [[ $same == yes ]] || ok="$ok (STreeD here: $theirs)"
       fi
