@@ -152,28 +152,16 @@ static bool take(an_scan *s, const an_point *q, uint64_t key)
     return true;
 }
 
+static bool pure_rules_out(an_scan *s, an_point *q, uint64_t key);
+
 /* Depth 2: both children are stumps (or leaves), found by one sweep. */
 static bool eval_d2(an_scan *s, an_point *q, uint64_t key)
 {
     an_ctx *c = s->c;
     const size_t nc = c->nc;
+    if (pure_rules_out(s, q, key)) return false; /* also leaves the children's class counts */
     int64_t *tl = c->cnt + 2 * nc, *tr = c->cnt + 3 * nc;
-    const int64_t *tot = c->frames[s->level].tot;
-    memset(tl, 0, nc * sizeof *tl);
-    for (uint32_t k = 0; k < q->pos; k++) {
-        const an_item *it = &s->list[k];
-        c->mark[it->row] = 1;
-        tl[it->label] += c->unit ? 1 : c->cw[it->label];
-    }
-    for (size_t k = 0; k < nc; k++) tr[k] = tot[k] - tl[k];
-    /* with more classes than leaves, the class counts alone may rule it out */
-    q->l = max64(q->l, an_pure_bound(tl, nc, s->kl ? 2 : 1));
-    q->r = max64(q->r, an_pure_bound(tr, nc, s->kr ? 2 : 1));
-    if (nc > 2 && !beats(s, q->l + q->r, key)) {
-        for (uint32_t k = 0; k < q->pos; k++) c->mark[s->list[k].row] = 0;
-        c->stats.pure++;
-        return false;
-    }
+    for (uint32_t k = 0; k < q->pos; k++) c->mark[s->list[k].row] = 1;
     an_stump sl, sr;
     an_stumps(c, s->nd, tl, tr, &sl, &sr, NULL);
     for (uint32_t k = 0; k < q->pos; k++) c->mark[s->list[k].row] = 0;
@@ -209,8 +197,9 @@ static inline uint32_t max_leaves(uint32_t d, uint32_t k)
     return d < 31 && k + 1 > (1u << d) ? 1u << d : k + 1;
 }
 
-/* Whether the children's class counts alone rule the threshold out (more
- * classes than a child has leaves): raises its bounds to an_pure_bound's. */
+/* The children's class counts (c->cnt + 2C the left's, + 3C the right's),
+ * and whether they alone rule the threshold out: with more classes than a
+ * child has leaves, its bounds rise to an_pure_bound's. */
 static bool pure_rules_out(an_scan *s, an_point *q, uint64_t key)
 {
     an_ctx *c = s->c;
@@ -220,6 +209,7 @@ static bool pure_rules_out(an_scan *s, an_point *q, uint64_t key)
     memset(tl, 0, nc * sizeof *tl);
     for (uint32_t k = 0; k < q->pos; k++) tl[s->list[k].label] += c->unit ? 1 : c->cw[s->list[k].label];
     for (size_t k = 0; k < nc; k++) tr[k] = tot[k] - tl[k];
+    if (nc <= 2) return false;
     q->l = max64(q->l, an_pure_bound(tl, nc, max_leaves(s->d - 1, s->kl)));
     q->r = max64(q->r, an_pure_bound(tr, nc, max_leaves(s->d - 1, s->kr)));
     if (beats(s, q->l + q->r, key)) return false;
@@ -238,7 +228,7 @@ static bool eval_deep(an_scan *s, an_point *q, int64_t slack, uint64_t key)
     an_ctx *c = s->c;
     an_frame *fr = &c->frames[s->level];
     const uint32_t m = s->nd->m, pos = q->pos;
-    if (c->nc > 2 && pure_rules_out(s, q, key)) return false;
+    if (pure_rules_out(s, q, key)) return false;
     partition(c, s->nd, s->list, pos, fr->lists);
     an_node left = {pos, fr->lists}, right = {m - pos, fr->lists + (size_t)pos * c->nf};
     c->stats.evaluated++;
