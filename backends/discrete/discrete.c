@@ -9,10 +9,14 @@
 
 /* ------------------------------------------------------------ the memo */
 
-/* A branch's key: its conditions (f << 16 | v), sorted by feature. */
+/* A region's key: its rows, in increasing order (every branch describing the
+ * same rows shares one entry: one-hot conjunctions often do), and the depth
+ * left under a depth limit (PDT_UNLIMITED without).  Keys are kept whole and
+ * compared on every hash match: a hit is exact. */
 typedef struct dc_entry {
     uint64_t hash;
-    uint32_t key, len;  /* conditions at keys[key ..+ len) */
+    uint32_t key, len;  /* rows at keys[key ..+ len) */
+    uint32_t rem;       /* depth left */
     int64_t lb;         /* the optimum is at least lb */
     int64_t best;       /* solved: the optimum */
     uint32_t feature;   /* solved: the best split, DC_LEAF for a leaf */
@@ -29,24 +33,32 @@ typedef struct dc_memo {
     bool full;
 } dc_memo;
 
-static uint64_t hash_key(const uint32_t *c, size_t len)
+/* Two independent multiply chains (rows are increasing, so a chain is not
+ * the bottleneck), then a final mix. */
+static uint64_t hash_key(const uint32_t *c, size_t len, uint32_t rem)
 {
-    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len;
-    for (size_t k = 0; k < len; k++) {
-        h ^= c[k];
-        h *= UINT64_C(0xff51afd7ed558ccd);
-        h ^= h >> 33;
+    uint64_t h0 = UINT64_C(0x9e3779b97f4a7c15) ^ len, h1 = UINT64_C(0xc2b2ae3d27d4eb4f) ^ rem;
+    size_t k = 0;
+    for (; k + 2 <= len; k += 2) {
+        h0 = (h0 ^ c[k]) * UINT64_C(0xff51afd7ed558ccd);
+        h1 = (h1 ^ c[k + 1]) * UINT64_C(0xc4ceb9fe1a85ec53);
     }
+    if (k < len) h0 = (h0 ^ c[k]) * UINT64_C(0xff51afd7ed558ccd);
+    uint64_t h = h0 ^ (h1 >> 29) ^ (h1 << 7);
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
     return h | 1;
 }
 
-static dc_entry *memo_find(dc_memo *m, const uint32_t *c, size_t len, uint64_t h)
+static dc_entry *memo_find(dc_memo *m, const uint32_t *c, size_t len, uint32_t rem, uint64_t h)
 {
     size_t mask = m->n_slots - 1;
     for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
         dc_entry *e = &m->slots[p];
         if (!e->hash) return e;
-        if (e->hash == h && e->len == len && (!len || memcmp(m->keys + e->key, c, len * sizeof *c) == 0))
+        if (e->hash == h && e->len == len && e->rem == rem &&
+            (!len || memcmp(m->keys + e->key, c, len * sizeof *c) == 0))
             return e;
     }
 }
@@ -62,24 +74,25 @@ static bool memo_grow(dc_memo *m)
     m->slots = slots;
     m->n_slots = n_slots;
     for (size_t p = 0; p < old_n; p++)
-        if (old[p].hash) *memo_find(m, m->keys + old[p].key, old[p].len, old[p].hash) = old[p];
+        if (old[p].hash) *memo_find(m, m->keys + old[p].key, old[p].len, old[p].rem, old[p].hash) = old[p];
     free(old);
     m->bytes += add;
     return true;
 }
 
-/* The entry of branch c, created (lb 0, unsolved) when absent; NULL when the
- * memo may grow no more. */
-static dc_entry *memo_get(dc_memo *m, const uint32_t *c, size_t len, bool create)
+/* The entry of rows c with rem levels left, created (lb 0, unsolved) when
+ * absent; NULL when the memo may grow no more. */
+static dc_entry *memo_get(dc_memo *m, const uint32_t *c, size_t len, uint32_t rem, bool create)
 {
-    uint64_t h = hash_key(c, len);
+    uint64_t h = hash_key(c, len, rem);
     if (m->n_slots) {
-        dc_entry *e = memo_find(m, c, len, h);
+        dc_entry *e = memo_find(m, c, len, rem, h);
         if (e->hash || !create) return e->hash ? e : NULL;
     } else if (!create) {
         return NULL;
     }
     if ((m->used + 1) * 2 > m->n_slots && !memo_grow(m)) return m->full = true, NULL;
+    if (m->n_keys + len > UINT32_MAX) return m->full = true, NULL;
     if (m->n_keys + len > m->cap_keys) {
         size_t cap = m->cap_keys ? 2 * m->cap_keys : 65536;
         while (cap < m->n_keys + len) cap *= 2;
@@ -90,9 +103,9 @@ static dc_entry *memo_get(dc_memo *m, const uint32_t *c, size_t len, bool create
         m->cap_keys = cap;
         m->bytes += add;
     }
-    dc_entry *e = memo_find(m, c, len, h);
-    if (len) memcpy(m->keys + m->n_keys, c, len * sizeof *c); /* the root's key is empty */
-    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .feature = DC_LEAF};
+    dc_entry *e = memo_find(m, c, len, rem, h);
+    if (len) memcpy(m->keys + m->n_keys, c, len * sizeof *c);
+    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = rem, .feature = DC_LEAF};
     m->n_keys += len;
     m->used++;
     return e;
@@ -180,6 +193,12 @@ static bool out_of_time(dc_search *s)
     return s->stopped_by != NULL;
 }
 
+/* The depth left to a region at `depth` (the memo's key). */
+static uint32_t depth_left(const dc_search *s, size_t depth)
+{
+    return s->max_depth == PDT_UNLIMITED ? PDT_UNLIMITED : s->max_depth - (uint32_t)depth;
+}
+
 /* Branch c plus the condition (f, v), sorted, into out; its length. */
 static size_t extend(uint32_t *out, const uint32_t *c, size_t len, uint32_t f, uint32_t v)
 {
@@ -246,9 +265,10 @@ static void partition(const dc_search *s, uint32_t f, const uint32_t *items, siz
     start[0] = 0;
 }
 
-/* Least cost of a child: its leaf, or a split over its unavoidable errors,
- * or what the memo knows. */
-static int64_t child_bound(dc_search *s, const uint32_t *key, size_t len, const dc_stats *cs, bool can_split)
+/* Least cost of a child (its rows, at depth `depth`): its leaf, or a split
+ * over its unavoidable errors, or what the memo knows. */
+static int64_t child_bound(dc_search *s, const uint32_t *rows, size_t len, size_t depth, const dc_stats *cs,
+                           bool can_split)
 {
     const dc_problem *p = s->p;
     int64_t leaf = (int64_t)cs->errors * p->err_cost;
@@ -257,19 +277,20 @@ static int64_t child_bound(dc_search *s, const uint32_t *key, size_t len, const 
         int64_t split = p->split_cost + (int64_t)cs->floor * p->err_cost;
         if (split < lb) lb = split;
     }
-    dc_entry *e = memo_get(&s->memo, key, len, false);
+    dc_entry *e = memo_get(&s->memo, rows, len, depth_left(s, depth), false);
     if (e && e->solved) return e->best;
     if (e && e->lb > lb) lb = e->lb;
     return lb;
 }
 
-/* The optimum of branch c (items, len) if it is below ub, else a lower bound
- * that is at least ub. */
+/* The optimum of branch c (items, len; `depth` conditions) if it is below
+ * ub, else a lower bound that is at least ub. */
 static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
                      int64_t ub, bool floor)
 {
     const dc_problem *p = s->p;
-    dc_entry *e = memo_get(&s->memo, c, depth, true);
+    const uint32_t rem = depth_left(s, depth);
+    dc_entry *e = memo_get(&s->memo, items, len, rem, true);
     if (e && e->solved) return e->best;
     if (e && e->lb >= ub) return e->lb;
     if (out_of_time(s)) return ub;
@@ -298,8 +319,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 if (!m) continue;
                 present++;
                 dc_stats cs = stats(s, part + start[v], m, st.floor > 0);
-                size_t kl = extend(key, c, depth, (uint32_t)f, (uint32_t)v);
-                lb += clb[v] = child_bound(s, key, kl, &cs, child_split);
+                lb += clb[v] = child_bound(s, part + start[v], m, depth + 1, &cs, child_split);
             }
             if (present >= 2 && lb < bound) fr->cand[n_cand++] = (dc_cand){lb, (uint32_t)f};
         }
@@ -308,7 +328,8 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             if (fr->cand[t].lb >= bound) break;
             uint32_t f = fr->cand[t].f;
             const int64_t *clb = fr->clb + (size_t)f * s->maxk;
-            /* the children's bounds cannot have changed: no other split's subtree holds (f, v) */
+            /* the children's bounds may have risen since (another split's subtree can hold the
+             * same rows): the older ones are still bounds, and budgets only looser */
             int64_t rest = fr->cand[t].lb - p->split_cost, sum = p->split_cost;
             partition(s, f, items, len, part, start);
             bool complete = true;
@@ -329,13 +350,13 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             }
         }
     }
-    e = memo_get(&s->memo, c, depth, !s->stopped_by); /* the table may have moved */
+    e = memo_get(&s->memo, items, len, rem, !s->stopped_by); /* the table may have moved */
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
         if (e && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
         return ub;
     }
     if (best < ub) {
-        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .lb = best, .best = best,
+        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .lb = best, .best = best,
                                .feature = best_f, .solved = true};
         return best;
     }
@@ -387,7 +408,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     nd->errors = st.errors;
     nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
-    dc_entry *e = memo_get(&s->memo, c, depth, false);
+    dc_entry *e = memo_get(&s->memo, items, len, depth_left(s, depth), false);
     if (!e || !(e->solved || e->incumbent) || e->feature == DC_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
