@@ -193,6 +193,8 @@ static bool out_of_time(dc_search *s)
     return s->stopped_by != NULL;
 }
 
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
 /* The depth left to a region at `depth` (the memo's key). */
 static uint32_t depth_left(const dc_search *s, size_t depth)
 {
@@ -299,8 +301,11 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     int64_t leaf = (int64_t)st.errors * p->err_cost;
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
     uint32_t best_f = DC_LEAF;
+    int64_t lower = leaf; /* when nothing beats ub: the least bound of the leaf and every split */
     bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
+    if (can_split) lower = min64(lower, p->split_cost + (int64_t)st.floor * p->err_cost);
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
+        lower = leaf;
         bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
         dc_frame *fr = frame_at(s, depth);
         if (!fr) s->stopped_by = "memory limit";
@@ -322,10 +327,14 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 lb += clb[v] = child_bound(s, part + start[v], m, depth + 1, &cs, child_split);
             }
             if (present >= 2 && lb < bound) fr->cand[n_cand++] = (dc_cand){lb, (uint32_t)f};
+            else if (present >= 2) lower = min64(lower, lb);
         }
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
         for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
-            if (fr->cand[t].lb >= bound) break;
+            if (fr->cand[t].lb >= bound) { /* and every later one */
+                lower = min64(lower, fr->cand[t].lb);
+                break;
+            }
             uint32_t f = fr->cand[t].f;
             const int64_t *clb = fr->clb + (size_t)f * s->maxk;
             /* the children's bounds may have risen since (another split's subtree can hold the
@@ -343,6 +352,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 sum += got;
                 if (got >= child_ub || s->stopped_by) complete = false;
             }
+            lower = min64(lower, sum + rest); /* the children not reached: their look-ahead bounds */
             if (complete && sum < bound) {
                 best = sum;
                 best_f = f;
@@ -360,8 +370,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                                .feature = best_f, .solved = true};
         return best;
     }
-    if (e && e->lb < ub) e->lb = ub;
-    return ub;
+    if (lower < ub) lower = ub; /* (cannot happen: every way was cut at ub or above) */
+    if (e && e->lb < lower) e->lb = lower;
+    return lower;
 }
 
 /* ------------------------------------------------------------ the tree */
