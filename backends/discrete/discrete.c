@@ -1,115 +1,12 @@
 /* The dynamic programme over branches (discrete.h). */
 #include "discrete.h"
+#include "discrete_memo.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define DC_INF INT64_MAX
-
-/* ------------------------------------------------------------ the memo */
-
-/* A region's key: its rows, in increasing order (every branch describing the
- * same rows shares one entry: one-hot conjunctions often do), and the depth
- * left under a depth limit (PDT_UNLIMITED without).  Keys are kept whole and
- * compared on every hash match: a hit is exact. */
-typedef struct dc_entry {
-    uint64_t hash;
-    uint32_t key, len;  /* rows at keys[key ..+ len) */
-    uint32_t rem;       /* depth left */
-    int64_t lb;         /* the optimum is at least lb */
-    int64_t best;       /* solved: the optimum */
-    uint32_t feature;   /* solved: the best split, DC_LEAF for a leaf */
-    bool solved;
-    bool incumbent;     /* stopped: feature is the best complete split found (its children solved) */
-} dc_entry;
-
-typedef struct dc_memo {
-    dc_entry *slots;    /* open addressing; hash 0 marks an empty slot */
-    size_t n_slots, used;
-    uint32_t *keys;
-    size_t n_keys, cap_keys;
-    size_t bytes, limit;
-    bool full;
-} dc_memo;
-
-/* Two independent multiply chains (rows are increasing, so a chain is not
- * the bottleneck), then a final mix. */
-static uint64_t hash_key(const uint32_t *c, size_t len, uint32_t rem)
-{
-    uint64_t h0 = UINT64_C(0x9e3779b97f4a7c15) ^ len, h1 = UINT64_C(0xc2b2ae3d27d4eb4f) ^ rem;
-    size_t k = 0;
-    for (; k + 2 <= len; k += 2) {
-        h0 = (h0 ^ c[k]) * UINT64_C(0xff51afd7ed558ccd);
-        h1 = (h1 ^ c[k + 1]) * UINT64_C(0xc4ceb9fe1a85ec53);
-    }
-    if (k < len) h0 = (h0 ^ c[k]) * UINT64_C(0xff51afd7ed558ccd);
-    uint64_t h = h0 ^ (h1 >> 29) ^ (h1 << 7);
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    return h | 1;
-}
-
-static dc_entry *memo_find(dc_memo *m, const uint32_t *c, size_t len, uint32_t rem, uint64_t h)
-{
-    size_t mask = m->n_slots - 1;
-    for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
-        dc_entry *e = &m->slots[p];
-        if (!e->hash) return e;
-        if (e->hash == h && e->len == len && e->rem == rem &&
-            (!len || memcmp(m->keys + e->key, c, len * sizeof *c) == 0))
-            return e;
-    }
-}
-
-static bool memo_grow(dc_memo *m)
-{
-    size_t n_slots = m->n_slots ? 2 * m->n_slots : 4096;
-    size_t add = n_slots * sizeof(dc_entry) - m->n_slots * sizeof(dc_entry);
-    if (m->bytes + add > m->limit) return false;
-    dc_entry *slots = calloc(n_slots, sizeof *slots), *old = m->slots;
-    if (!slots) return false;
-    size_t old_n = m->n_slots;
-    m->slots = slots;
-    m->n_slots = n_slots;
-    for (size_t p = 0; p < old_n; p++)
-        if (old[p].hash) *memo_find(m, m->keys + old[p].key, old[p].len, old[p].rem, old[p].hash) = old[p];
-    free(old);
-    m->bytes += add;
-    return true;
-}
-
-/* The entry of rows c with rem levels left, created (lb 0, unsolved) when
- * absent; NULL when the memo may grow no more. */
-static dc_entry *memo_get(dc_memo *m, const uint32_t *c, size_t len, uint32_t rem, bool create)
-{
-    uint64_t h = hash_key(c, len, rem);
-    if (m->n_slots) {
-        dc_entry *e = memo_find(m, c, len, rem, h);
-        if (e->hash || !create) return e->hash ? e : NULL;
-    } else if (!create) {
-        return NULL;
-    }
-    if ((m->used + 1) * 2 > m->n_slots && !memo_grow(m)) return m->full = true, NULL;
-    if (m->n_keys + len > UINT32_MAX) return m->full = true, NULL;
-    if (m->n_keys + len > m->cap_keys) {
-        size_t cap = m->cap_keys ? 2 * m->cap_keys : 65536;
-        while (cap < m->n_keys + len) cap *= 2;
-        size_t add = (cap - m->cap_keys) * sizeof *m->keys;
-        uint32_t *keys = m->bytes + add <= m->limit ? realloc(m->keys, cap * sizeof *keys) : NULL;
-        if (!keys) return m->full = true, NULL;
-        m->keys = keys;
-        m->cap_keys = cap;
-        m->bytes += add;
-    }
-    dc_entry *e = memo_find(m, c, len, rem, h);
-    if (len) memcpy(m->keys + m->n_keys, c, len * sizeof *c);
-    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = rem, .feature = DC_LEAF};
-    m->n_keys += len;
-    m->used++;
-    return e;
-}
 
 /* ------------------------------------------------------------ the search */
 
@@ -122,6 +19,8 @@ typedef struct dc_search {
     uint32_t *gcount;       /* n_groups * nc scratch counts, zero between uses */
     uint32_t *touched;      /* groups touched */
     uint32_t *ccount;       /* nc scratch */
+    uint32_t *pcount;       /* maxk * nc scratch: class counts by code */
+    uint16_t *col;          /* nf * n: the codes, column by column */
     size_t maxk;
     struct timespec start;
     uint64_t calls;
@@ -231,8 +130,19 @@ typedef struct dc_frame {
     uint32_t *start; /* maxk + 1 */
     uint32_t *key;   /* depth + 1: a child's branch */
     int64_t *clb;    /* nf * maxk: the look-ahead's bound of each child of each split */
+    uint64_t *chash; /* nf * maxk: each child's memo hash */
+    uint32_t *cm;    /* nf * maxk: each child's rows */
+    uint32_t *cerr;  /* nf * maxk: each child's leaf errors */
+    uint32_t *split; /* nf: the features that split the node */
     dc_cand *cand;   /* nf */
 } dc_frame;
+
+static void frame_free(dc_frame *fr)
+{
+    free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
+    free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split);
+    *fr = (dc_frame){0};
+}
 
 static dc_frame *frame_at(dc_search *s, size_t depth)
 {
@@ -242,11 +152,16 @@ static dc_frame *frame_at(dc_search *s, size_t depth)
     fr->part = malloc((p->n ? p->n : 1) * sizeof *fr->part);
     fr->start = malloc((s->maxk + 1) * sizeof *fr->start);
     fr->key = malloc((depth + 1) * sizeof *fr->key);
-    fr->clb = malloc((p->nf ? p->nf : 1) * s->maxk * sizeof *fr->clb);
+    size_t cells = (p->nf ? p->nf : 1) * s->maxk;
+    fr->clb = malloc(cells * sizeof *fr->clb);
+    fr->chash = malloc(cells * sizeof *fr->chash);
+    fr->cm = malloc(cells * sizeof *fr->cm);
+    fr->cerr = malloc(cells * sizeof *fr->cerr);
     fr->cand = malloc((p->nf ? p->nf : 1) * sizeof *fr->cand);
-    if (fr->part && fr->start && fr->key && fr->clb && fr->cand) return fr;
-    free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
-    *fr = (dc_frame){0};
+    fr->split = malloc((p->nf ? p->nf : 1) * sizeof *fr->split);
+    if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cand && fr->split)
+        return fr;
+    frame_free(fr);
     return NULL;
 }
 
@@ -257,29 +172,56 @@ static void partition(const dc_search *s, uint32_t f, const uint32_t *items, siz
     const dc_problem *p = s->p;
     size_t kf = p->k[f];
     memset(start, 0, (kf + 1) * sizeof *start);
-    for (size_t t = 0; t < len; t++) start[p->x[(size_t)items[t] * p->nf + f] + 1]++;
+    const uint16_t *code = s->col + (size_t)f * p->n;
+    for (size_t t = 0; t < len; t++) start[code[items[t]] + 1]++;
     for (size_t v = 0; v < kf; v++) start[v + 1] += start[v];
     for (size_t t = 0; t < len; t++) {
-        uint32_t v = p->x[(size_t)items[t] * p->nf + f];
+        uint32_t v = code[items[t]];
         out[start[v]++] = items[t];
     }
     for (size_t v = kf; v > 0; v--) start[v] = start[v - 1];
     start[0] = 0;
 }
 
-/* Least cost of a child (its rows, at depth `depth`): its leaf, or a split
- * over its unavoidable errors, or what the memo knows. */
-static int64_t child_bound(dc_search *s, const uint32_t *rows, size_t len, size_t depth, const dc_stats *cs,
-                           bool can_split)
+/* The children of a split on f without moving the items: for each code v,
+ * the number of items m[v], their leaf errors err[v] and the hash chain of
+ * their rows h[v] (finished by the caller).  The number of codes present. */
+static size_t profile(dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint64_t *h, uint32_t *m,
+                      uint32_t *err)
 {
     const dc_problem *p = s->p;
-    int64_t leaf = (int64_t)cs->errors * p->err_cost;
-    int64_t lb = leaf;
-    if (can_split && cs->errors > cs->floor) {
-        int64_t split = p->split_cost + (int64_t)cs->floor * p->err_cost;
-        if (split < lb) lb = split;
+    const size_t kf = p->k[f], nc = p->nc;
+    const uint16_t *code = s->col + (size_t)f * p->n;
+    const uint32_t *y = p->y;
+    uint32_t *count = s->pcount;
+    memset(count, 0, kf * nc * sizeof *count);
+    for (size_t v = 0; v < kf; v++) h[v] = DC_HASH_SEED;
+    for (size_t t = 0; t < len; t++) {
+        uint32_t i = items[t], v = code[i];
+        h[v] = dc_hash_step(h[v], i);
+        count[v * nc + y[i]]++;
     }
-    dc_entry *e = memo_get(&s->memo, rows, len, depth_left(s, depth), false);
+    size_t present = 0;
+    for (size_t v = 0; v < kf; v++) {
+        uint32_t sum = 0, most = 0;
+        for (size_t c = 0; c < nc; c++) {
+            sum += count[v * nc + c];
+            if (count[v * nc + c] > most) most = count[v * nc + c];
+        }
+        m[v] = sum;
+        err[v] = sum - most;
+        present += sum > 0;
+    }
+    return present;
+}
+
+/* Least cost of a child: its leaf, or a split over its unavoidable errors,
+ * or what the memo knows of it (e, or NULL). */
+static int64_t child_bound(const dc_search *s, uint64_t errors, uint64_t floor, bool can_split, const dc_entry *e)
+{
+    const dc_problem *p = s->p;
+    int64_t lb = (int64_t)errors * p->err_cost;
+    if (can_split && errors > floor) lb = min64(lb, p->split_cost + (int64_t)floor * p->err_cost);
     if (e && e->solved) return e->best;
     if (e && e->lb > lb) lb = e->lb;
     return lb;
@@ -292,7 +234,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
 {
     const dc_problem *p = s->p;
     const uint32_t rem = depth_left(s, depth);
-    dc_entry *e = memo_get(&s->memo, items, len, rem, true);
+    dc_entry *e = dc_memo_get(&s->memo, items, len, rem, true);
     if (e && e->solved) return e->best;
     if (e && e->lb >= ub) return e->lb;
     if (out_of_time(s)) return ub;
@@ -311,23 +253,38 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         if (!fr) s->stopped_by = "memory limit";
         size_t n_cand = 0;
         uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL, *key = fr ? fr->key : NULL;
-        /* every split's bound, one level of look-ahead; its children's bounds kept */
+        /* every split's bound, one level of look-ahead; its children's bounds kept.  First
+         * every child's size, errors and hash (its memo slot prefetched), then the bounds */
+        const uint32_t child_rem = depth_left(s, depth + 1);
+        size_t n_split = 0;
         for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
+            size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-            partition(s, (uint32_t)f, items, len, part, start);
-            size_t present = 0;
-            int64_t lb = p->split_cost, *clb = fr->clb + f * s->maxk;
+            if (profile(s, (uint32_t)f, items, len, fr->chash + at, fr->cm + at, fr->cerr + at) < 2) continue;
+            fr->split[n_split++] = (uint32_t)f;
             for (size_t v = 0; v < p->k[f]; v++) {
-                size_t m = start[v + 1] - start[v];
+                if (!fr->cm[at + v]) continue;
+                fr->chash[at + v] = dc_hash_final(fr->chash[at + v], fr->cm[at + v], child_rem);
+                dc_memo_prefetch(&s->memo, fr->chash[at + v]);
+            }
+        }
+        for (size_t t = 0; t < n_split; t++) {
+            const uint32_t f = fr->split[t];
+            size_t at = f * s->maxk;
+            if (st.floor > 0) partition(s, (uint32_t)f, items, len, part, start);
+            int64_t lb = p->split_cost, *clb = fr->clb + at;
+            for (size_t v = 0; v < p->k[f]; v++) {
+                size_t m = fr->cm[at + v];
                 clb[v] = 0;
                 if (!m) continue;
-                present++;
-                dc_stats cs = stats(s, part + start[v], m, st.floor > 0);
-                lb += clb[v] = child_bound(s, part + start[v], m, depth + 1, &cs, child_split);
+                uint64_t floor_v = st.floor > 0 ? stats(s, part + start[v], m, true).floor : 0;
+                dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v};
+                const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
+                lb += clb[v] = child_bound(s, fr->cerr[at + v], floor_v, child_split, ce);
             }
-            if (present >= 2 && lb < bound) fr->cand[n_cand++] = (dc_cand){lb, (uint32_t)f};
-            else if (present >= 2) lower = min64(lower, lb);
+            if (lb < bound) fr->cand[n_cand++] = (dc_cand){lb, f};
+            else lower = min64(lower, lb);
         }
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
         for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
@@ -360,7 +317,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             }
         }
     }
-    e = memo_get(&s->memo, items, len, rem, !s->stopped_by); /* the table may have moved */
+    e = dc_memo_get(&s->memo, items, len, rem, !s->stopped_by); /* the table may have moved */
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
         if (e && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
         return ub;
@@ -419,7 +376,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     nd->errors = st.errors;
     nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
-    dc_entry *e = memo_get(&s->memo, items, len, depth_left(s, depth), false);
+    dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), false);
     if (!e || !(e->solved || e->incumbent) || e->feature == DC_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
@@ -518,13 +475,11 @@ void dc_result_clear(dc_result *r)
 
 static void search_clear(dc_search *s)
 {
-    for (size_t d = 0; s->frames && d <= s->p->nf; d++) {
-        dc_frame *fr = &s->frames[d];
-        free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
-    }
+    for (size_t d = 0; s->frames && d <= s->p->nf; d++) frame_free(&s->frames[d]);
     free(s->frames);
-    free(s->memo.slots);
-    free(s->memo.keys);
+    dc_memo_clear(&s->memo);
+    free(s->col);
+    free(s->pcount);
     free(s->group);
     free(s->gcount);
     free(s->touched);
@@ -539,9 +494,7 @@ static pdt_status run(dc_search *s, dc_result *r, bool *solved, uint32_t max_dep
                       const uint32_t *all, pdt_error *err)
 {
     const dc_problem *p = s->p;
-    free(s->memo.slots);
-    free(s->memo.keys);
-    s->memo = (dc_memo){.limit = s->memo.limit};
+    dc_memo_clear(&s->memo);
     s->max_depth = max_depth;
     uint32_t none = 0;
     int64_t cost = solve(s, all, p->n, &none, 0, ub, true);
@@ -594,8 +547,13 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         s.gcount = calloc(s.n_groups * p->nc, sizeof *s.gcount);
         s.touched = malloc(p->n * sizeof *s.touched);
         s.ccount = malloc(p->nc * sizeof *s.ccount);
+        s.pcount = malloc(s.maxk * p->nc * sizeof *s.pcount);
+        s.col = malloc((p->n * p->nf + 1) * sizeof *s.col);
         s.frames = calloc(p->nf + 1, sizeof *s.frames);
-        if (!s.gcount || !s.touched || !s.ccount || !s.frames) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+        if (!s.gcount || !s.touched || !s.ccount || !s.pcount || !s.col || !s.frames)
+            st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+        for (size_t i = 0; st == PDT_OK && i < p->n; i++)
+            for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);

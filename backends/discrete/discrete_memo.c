@@ -1,0 +1,130 @@
+/* The branch search's memo (discrete_memo.h). */
+#include "discrete_memo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "discrete.h"
+
+uint64_t dc_hash_final(uint64_t chain, size_t len, uint32_t rem)
+{
+    uint64_t h = chain ^ ((uint64_t)len << 32 | rem);
+    h ^= h >> 33;
+    h *= UINT64_C(0xc4ceb9fe1a85ec53);
+    h ^= h >> 29;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 32;
+    return h | 1;
+}
+
+static uint64_t hash_rows(const uint32_t *rows, size_t len, uint32_t rem)
+{
+    uint64_t h = DC_HASH_SEED;
+    for (size_t k = 0; k < len; k++) h = dc_hash_step(h, rows[k]);
+    return dc_hash_final(h, len, rem);
+}
+
+/* Whether the stored rows are exactly the subset's. */
+static bool subset_equal(const uint32_t *rows, size_t len, const dc_subset *sub)
+{
+    size_t j = 0;
+    for (size_t t = 0; t < sub->n_items; t++) {
+        uint32_t i = sub->items[t];
+        if (sub->codes[i] != sub->v) continue;
+        if (j == len || rows[j] != i) return false;
+        j++;
+    }
+    return j == len;
+}
+
+/* The slot of (h, len, rem) whose rows equal `rows` (or the subset when rows
+ * is NULL), else the empty slot ending its probe sequence. */
+static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const uint32_t *rows,
+                      const dc_subset *sub)
+{
+    size_t mask = m->n_slots - 1;
+    for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
+        dc_entry *e = &m->slots[p];
+        if (!e->hash) return e;
+        if (e->hash != h || e->len != len || e->rem != rem) continue;
+        const uint32_t *key = m->keys + e->key;
+        if (rows ? !len || memcmp(key, rows, len * sizeof *rows) == 0 : subset_equal(key, len, sub)) return e;
+    }
+}
+
+static bool grow(dc_memo *m)
+{
+    size_t n_slots = m->n_slots ? 2 * m->n_slots : 4096;
+    size_t add = n_slots * sizeof(dc_entry) - m->n_slots * sizeof(dc_entry);
+    if (m->bytes + add > m->limit) return false;
+    dc_entry *slots = calloc(n_slots, sizeof *slots), *old = m->slots;
+    if (!slots) return false;
+    size_t old_n = m->n_slots;
+    m->slots = slots;
+    m->n_slots = n_slots;
+    for (size_t p = 0; p < old_n; p++) /* keys are distinct: the first free slot of the sequence */
+        if (old[p].hash) {
+            size_t q = (size_t)old[p].hash & (n_slots - 1);
+            while (slots[q].hash) q = (q + 1) & (n_slots - 1);
+            slots[q] = old[p];
+        }
+    free(old);
+    m->bytes += add;
+    return true;
+}
+
+static bool reserve_keys(dc_memo *m, size_t len)
+{
+    if (m->n_keys + len > UINT32_MAX) return false;
+    if (m->n_keys + len <= m->cap_keys) return true;
+    size_t cap = m->cap_keys ? 2 * m->cap_keys : 65536;
+    while (cap < m->n_keys + len) cap *= 2;
+    size_t add = (cap - m->cap_keys) * sizeof *m->keys;
+    uint32_t *keys = m->bytes + add <= m->limit ? realloc(m->keys, cap * sizeof *keys) : NULL;
+    if (!keys) return false;
+    m->keys = keys;
+    m->cap_keys = cap;
+    m->bytes += add;
+    return true;
+}
+
+dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, bool create)
+{
+    uint64_t h = hash_rows(rows, len, rem);
+    if (m->n_slots) {
+        dc_entry *e = find(m, h, len, rem, rows, NULL);
+        if (e->hash || !create) return e->hash ? e : NULL;
+    } else if (!create) {
+        return NULL;
+    }
+    if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, len)) return m->full = true, NULL;
+    dc_entry *e = find(m, h, len, rem, rows, NULL);
+    if (len) memcpy(m->keys + m->n_keys, rows, len * sizeof *rows);
+    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = rem, .feature = DC_LEAF};
+    m->n_keys += len;
+    m->used++;
+    return e;
+}
+
+dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub)
+{
+    if (!m->n_slots) return NULL;
+    dc_entry *e = find(m, h, len, rem, NULL, sub);
+    return e->hash ? e : NULL;
+}
+
+void dc_memo_prefetch(const dc_memo *m, uint64_t h)
+{
+#if defined(__GNUC__)
+    if (m->n_slots) __builtin_prefetch(&m->slots[(size_t)h & (m->n_slots - 1)]);
+#else
+    (void)m, (void)h;
+#endif
+}
+
+void dc_memo_clear(dc_memo *m)
+{
+    free(m->slots);
+    free(m->keys);
+    *m = (dc_memo){.limit = m->limit};
+}

@@ -1,0 +1,59 @@
+/* The branch search's memo (discrete_memo.c): what is known of a region of
+ * the data — its optimum, or a lower bound — keyed by its rows in increasing
+ * order and the depth left (PDT_UNLIMITED without a depth limit).  Every
+ * branch describing the same rows shares one entry (one-hot conjunctions
+ * often do).  Keys are kept whole and compared on every hash match: a hit
+ * is exact, never a probable one.  Internal to backends/discrete/. */
+#ifndef PDT_DISCRETE_MEMO_H
+#define PDT_DISCRETE_MEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dc_entry {
+    uint64_t hash;
+    uint32_t key, len;  /* rows at keys[key ..+ len) */
+    uint32_t rem;       /* depth left */
+    int64_t lb;         /* the optimum is at least lb */
+    int64_t best;       /* solved: the optimum */
+    uint32_t feature;   /* solved: the best split, DC_LEAF for a leaf */
+    bool solved;
+    bool incumbent;     /* stopped: feature is the best complete split found (its children solved) */
+} dc_entry;
+
+typedef struct dc_memo {
+    dc_entry *slots;    /* open addressing; hash 0 marks an empty slot */
+    size_t n_slots, used;
+    uint32_t *keys;
+    size_t n_keys, cap_keys;
+    size_t bytes, limit;
+    bool full;
+} dc_memo;
+
+/* A key's hash is one multiply chain over its rows, then a mix with its
+ * length and depth left; a partition can run the chain of every part. */
+#define DC_HASH_SEED UINT64_C(0x9e3779b97f4a7c15)
+static inline uint64_t dc_hash_step(uint64_t h, uint32_t row) { return (h ^ row) * UINT64_C(0xff51afd7ed558ccd); }
+uint64_t dc_hash_final(uint64_t chain, size_t len, uint32_t rem);
+
+/* A subset of a region given without its rows: the items (increasing) whose
+ * code (codes[item], one feature's column) is v. */
+typedef struct dc_subset {
+    const uint32_t *items;
+    size_t n_items;
+    const uint16_t *codes;
+    uint32_t v;
+} dc_subset;
+
+/* The entry of rows[0 .. len) with rem levels left, created (lb 0, unsolved,
+ * feature DC_LEAF) when absent and `create`; NULL when absent and not
+ * created, or when the memo may grow no more (then m->full). */
+dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, bool create);
+/* The entry of a subset of len rows whose final hash is h, or NULL. */
+dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
+/* Starts loading the slot of hash h (a later find need not wait for memory). */
+void dc_memo_prefetch(const dc_memo *m, uint64_t h);
+void dc_memo_clear(dc_memo *m); /* frees everything; the limit is kept */
+
+#endif
