@@ -1,8 +1,10 @@
 /* The branch search's memo (discrete_memo.h). */
 #include "discrete_memo.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "discrete.h"
 
@@ -52,23 +54,58 @@ static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, co
     }
 }
 
+/* Zeroed slots.  From HUGE_FROM bytes on they are a mapping of their own, in
+ * transparent huge pages where the kernel offers them (madvise): lookups land
+ * all over the table, and a miss in the TLB costs as much as one in the cache
+ * (tic-tac-toe, DL8.5, lambda = 0.01: the prefetches were 11% of the time). */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_FROM ((size_t)2 << 20)
+
+static dc_entry *slots_alloc(size_t n, void **map, size_t *map_len)
+{
+    size_t bytes = n * sizeof(dc_entry);
+    *map = NULL;
+    *map_len = 0;
+    if (bytes < HUGE_FROM) return calloc(n, sizeof(dc_entry));
+    size_t huge = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, len = huge + HUGE_PAGE;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    *map = p;
+    *map_len = len;
+    uintptr_t at = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+    (void)madvise((void *)at, huge, MADV_HUGEPAGE); /* advice: without it, plain pages */
+#endif
+    return (dc_entry *)at;
+}
+
+static void slots_free(dc_entry *slots, void *map, size_t map_len)
+{
+    if (map) munmap(map, map_len);
+    else free(slots);
+}
+
 static bool grow(dc_memo *m)
 {
     size_t n_slots = m->n_slots ? 2 * m->n_slots : 4096;
     size_t add = n_slots * sizeof(dc_entry) - m->n_slots * sizeof(dc_entry);
     if (m->bytes + add > m->limit) return false;
-    dc_entry *slots = calloc(n_slots, sizeof *slots), *old = m->slots;
+    void *map, *old_map = m->map;
+    size_t map_len, old_len = m->map_len;
+    dc_entry *slots = slots_alloc(n_slots, &map, &map_len), *old = m->slots;
     if (!slots) return false;
     size_t old_n = m->n_slots;
     m->slots = slots;
     m->n_slots = n_slots;
+    m->map = map;
+    m->map_len = map_len;
     for (size_t p = 0; p < old_n; p++) /* keys are distinct: the first free slot of the sequence */
         if (old[p].hash) {
             size_t q = (size_t)old[p].hash & (n_slots - 1);
             while (slots[q].hash) q = (q + 1) & (n_slots - 1);
             slots[q] = old[p];
         }
-    free(old);
+    slots_free(old, old_map, old_len);
     m->bytes += add;
     return true;
 }
@@ -124,7 +161,7 @@ void dc_memo_prefetch(const dc_memo *m, uint64_t h)
 
 void dc_memo_clear(dc_memo *m)
 {
-    free(m->slots);
+    slots_free(m->slots, m->map, m->map_len);
     free(m->keys);
     *m = (dc_memo){.limit = m->limit};
 }

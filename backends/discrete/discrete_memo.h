@@ -25,6 +25,8 @@ typedef struct dc_entry {
 typedef struct dc_memo {
     dc_entry *slots;    /* open addressing; hash 0 marks an empty slot */
     size_t n_slots, used;
+    void *map;          /* the mapping holding slots (NULL: slots came from calloc) */
+    size_t map_len;
     uint32_t *keys;
     size_t n_keys, cap_keys;
     size_t bytes, limit;
