@@ -184,10 +184,9 @@ static void partition(const dc_search *s, uint32_t f, const uint32_t *items, siz
 }
 
 /* The children of a split on f without moving the items: for each code v,
- * the number of items m[v], their leaf errors err[v] and the hash chain of
- * their rows h[v] (finished by the caller).  The number of codes present. */
-static size_t profile(dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint64_t *h, uint32_t *m,
-                      uint32_t *err)
+ * the number of items m[v] and their leaf errors err[v].  The number of codes
+ * present. */
+static size_t count_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *m, uint32_t *err)
 {
     const dc_problem *p = s->p;
     const size_t kf = p->k[f], nc = p->nc;
@@ -195,11 +194,9 @@ static size_t profile(dc_search *s, uint32_t f, const uint32_t *items, size_t le
     const uint32_t *y = p->y;
     uint32_t *count = s->pcount;
     memset(count, 0, kf * nc * sizeof *count);
-    for (size_t v = 0; v < kf; v++) h[v] = DC_HASH_SEED;
     for (size_t t = 0; t < len; t++) {
-        uint32_t i = items[t], v = code[i];
-        h[v] = dc_hash_step(h[v], i);
-        count[v * nc + y[i]]++;
+        uint32_t i = items[t];
+        count[code[i] * nc + y[i]]++;
     }
     size_t present = 0;
     for (size_t v = 0; v < kf; v++) {
@@ -213,6 +210,26 @@ static size_t profile(dc_search *s, uint32_t f, const uint32_t *items, size_t le
         present += sum > 0;
     }
     return present;
+}
+
+/* The memo hashes of the children of a split on f (m: their sizes), their
+ * slots prefetched. */
+static void hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *m, uint32_t rem,
+                       uint64_t *h)
+{
+    const dc_problem *p = s->p;
+    const size_t kf = p->k[f];
+    const uint16_t *code = s->col + (size_t)f * p->n;
+    for (size_t v = 0; v < kf; v++) h[v] = DC_HASH_SEED;
+    for (size_t t = 0; t < len; t++) {
+        uint32_t i = items[t], v = code[i];
+        h[v] = dc_hash_step(h[v], i);
+    }
+    for (size_t v = 0; v < kf; v++) {
+        if (!m[v]) continue;
+        h[v] = dc_hash_final(h[v], m[v], rem);
+        dc_memo_prefetch(&s->memo, h[v]);
+    }
 }
 
 /* Least cost of a child: its leaf, or a split over its unavoidable errors,
@@ -254,20 +271,25 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         size_t n_cand = 0;
         uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL, *key = fr ? fr->key : NULL;
         /* every split's bound, one level of look-ahead; its children's bounds kept.  First
-         * every child's size, errors and hash (its memo slot prefetched), then the bounds */
+         * every child's size and errors: a split whose bound from these alone (each child its
+         * leaf or one more split) reaches `bound` is out without a look at the memo, which can
+         * only raise bounds.  Then the others' hashes (memo slots prefetched), then the memo */
         const uint32_t child_rem = depth_left(s, depth + 1);
         size_t n_split = 0;
         for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-            if (profile(s, (uint32_t)f, items, len, fr->chash + at, fr->cm + at, fr->cerr + at) < 2) continue;
-            fr->split[n_split++] = (uint32_t)f;
-            for (size_t v = 0; v < p->k[f]; v++) {
-                if (!fr->cm[at + v]) continue;
-                fr->chash[at + v] = dc_hash_final(fr->chash[at + v], fr->cm[at + v], child_rem);
-                dc_memo_prefetch(&s->memo, fr->chash[at + v]);
+            if (count_codes(s, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at) < 2) continue;
+            int64_t quick = p->split_cost; /* unavoidable errors of the children not counted */
+            for (size_t v = 0; v < p->k[f]; v++)
+                if (fr->cm[at + v]) quick += child_bound(s, fr->cerr[at + v], 0, child_split, NULL);
+            if (quick >= bound) {
+                lower = min64(lower, quick);
+                continue;
             }
+            fr->split[n_split++] = (uint32_t)f;
+            hash_codes(s, (uint32_t)f, items, len, fr->cm + at, child_rem, fr->chash + at);
         }
         for (size_t t = 0; t < n_split; t++) {
             const uint32_t f = fr->split[t];
