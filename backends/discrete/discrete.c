@@ -1,6 +1,7 @@
 /* The dynamic programme over branches (discrete.h). */
 #include "discrete.h"
 #include "discrete_memo.h"
+#include "bitset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ typedef struct dc_search {
     uint32_t *ccount;       /* nc scratch */
     uint32_t *pcount;       /* maxk * nc scratch: class counts by code */
     uint16_t *col;          /* nf * n: the codes, column by column */
+    size_t words;           /* of a bitset of rows */
+    uint64_t *bits;         /* the rows of code v of feature f (v >= 1) at bit_at[f] + (v - 1) * words */
+    size_t *bit_at;         /* nf; SIZE_MAX: feature f has no bitsets (or bits is NULL) */
     size_t maxk;
     struct timespec start;
     uint64_t calls;
@@ -134,13 +138,15 @@ typedef struct dc_frame {
     uint32_t *cm;    /* nf * maxk: each child's rows */
     uint32_t *cerr;  /* nf * maxk: each child's leaf errors */
     uint32_t *split; /* nf: the features that split the node */
+    uint64_t *rc;    /* nc * words: the node's rows of each class (when counted by bitsets) */
+    uint32_t *rtot;  /* nc: the node's rows of each class */
     dc_cand *cand;   /* nf */
 } dc_frame;
 
 static void frame_free(dc_frame *fr)
 {
     free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
-    free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split);
+    free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot);
     *fr = (dc_frame){0};
 }
 
@@ -159,7 +165,10 @@ static dc_frame *frame_at(dc_search *s, size_t depth)
     fr->cerr = malloc(cells * sizeof *fr->cerr);
     fr->cand = malloc((p->nf ? p->nf : 1) * sizeof *fr->cand);
     fr->split = malloc((p->nf ? p->nf : 1) * sizeof *fr->split);
-    if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cand && fr->split)
+    fr->rc = s->bits ? malloc(p->nc * s->words * sizeof *fr->rc) : NULL;
+    fr->rtot = malloc(p->nc * sizeof *fr->rtot);
+    if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cand && fr->split &&
+        (fr->rc || !s->bits) && fr->rtot)
         return fr;
     frame_free(fr);
     return NULL;
@@ -183,20 +192,57 @@ static void partition(const dc_search *s, uint32_t f, const uint32_t *items, siz
     start[0] = 0;
 }
 
+/* Counting by bitsets costs about one word per (code, class) and by items
+ * about BIT_ITEMS words per item (a dependent increment each). */
+#define BIT_ITEMS 4
+
+/* The node's rows of each class as bitsets in fr->rc (and their numbers in
+ * fr->rtot), when some split will count faster by bitsets than by items. */
+static bool class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len)
+{
+    const dc_problem *p = s->p;
+    const size_t nc = p->nc, words = s->words;
+    if (!s->bits || nc * words >= BIT_ITEMS * len) return false;
+    memset(fr->rc, 0, nc * words * sizeof *fr->rc);
+    for (size_t t = 0; t < len; t++) pdt_bit_set(fr->rc + p->y[items[t]] * words, items[t]);
+    for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
+    return true;
+}
+
+/* Class counts by code of feature f (count[v * nc + c]) from the node's class
+ * bitsets. */
+static void count_bits(const dc_search *s, const dc_frame *fr, uint32_t f, uint32_t *count)
+{
+    const size_t kf = s->p->k[f], nc = s->p->nc, words = s->words;
+    for (size_t c = 0; c < nc; c++) count[c] = fr->rtot[c];
+    for (size_t v = 1; v < kf; v++) {
+        const uint64_t *b = s->bits + s->bit_at[f] + (v - 1) * words;
+        for (size_t c = 0; c < nc; c++) {
+            count[v * nc + c] = pdt_bits_and_count(fr->rc + c * words, b, words);
+            count[c] -= count[v * nc + c];
+        }
+    }
+}
+
 /* The children of a split on f without moving the items: for each code v,
  * the number of items m[v] and their leaf errors err[v].  The number of codes
- * present. */
-static size_t count_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *m, uint32_t *err)
+ * present.  bits: fr holds the node's class bitsets. */
+static size_t count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items,
+                          size_t len, uint32_t *m, uint32_t *err)
 {
     const dc_problem *p = s->p;
     const size_t kf = p->k[f], nc = p->nc;
     const uint16_t *code = s->col + (size_t)f * p->n;
     const uint32_t *y = p->y;
     uint32_t *count = s->pcount;
-    memset(count, 0, kf * nc * sizeof *count);
-    for (size_t t = 0; t < len; t++) {
-        uint32_t i = items[t];
-        count[code[i] * nc + y[i]]++;
+    if (bits && s->bit_at[f] != SIZE_MAX && (kf - 1) * nc * s->words < BIT_ITEMS * len) {
+        count_bits(s, fr, f, count);
+    } else {
+        memset(count, 0, kf * nc * sizeof *count);
+        for (size_t t = 0; t < len; t++) {
+            uint32_t i = items[t];
+            count[code[i] * nc + y[i]]++;
+        }
     }
     size_t present = 0;
     for (size_t v = 0; v < kf; v++) {
@@ -276,11 +322,12 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
          * only raise bounds.  Then the others' hashes (memo slots prefetched), then the memo */
         const uint32_t child_rem = depth_left(s, depth + 1);
         size_t n_split = 0;
+        const bool bits = fr && class_bits(s, fr, items, len);
         for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-            if (count_codes(s, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at) < 2) continue;
+            if (count_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at) < 2) continue;
             int64_t quick = p->split_cost; /* unavoidable errors of the children not counted */
             for (size_t v = 0; v < p->k[f]; v++)
                 if (fr->cm[at + v]) quick += child_bound(s, fr->cerr[at + v], 0, child_split, NULL);
@@ -488,6 +535,32 @@ static pdt_status make_groups(dc_search *s, pdt_error *err)
     return PDT_OK;
 }
 
+/* Every feature's rows by code as bitsets (code 0 is counted as the rest),
+ * unless they would take more than BITS_LIMIT bytes: then none. */
+#define BITS_LIMIT ((size_t)256 << 20)
+
+static pdt_status make_bits(dc_search *s, pdt_error *err)
+{
+    const dc_problem *p = s->p;
+    s->words = pdt_bits_words(p->n);
+    s->bit_at = malloc((p->nf ? p->nf : 1) * sizeof *s->bit_at);
+    if (!s->bit_at) return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu features)", p->nf);
+    size_t total = 0;
+    for (size_t f = 0; f < p->nf; f++) {
+        s->bit_at[f] = total;
+        total += (p->k[f] > 1 ? p->k[f] - 1 : 0) * s->words;
+        if (total > BITS_LIMIT / sizeof *s->bits) return PDT_OK; /* s->bits NULL: count by items */
+    }
+    s->bits = calloc(total ? total : 1, sizeof *s->bits);
+    if (!s->bits) return PDT_OK;
+    for (size_t f = 0; f < p->nf; f++)
+        for (size_t i = 0; i < p->n; i++) {
+            uint16_t v = s->col[f * p->n + i];
+            if (v) pdt_bit_set(s->bits + s->bit_at[f] + (v - 1) * s->words, i);
+        }
+    return PDT_OK;
+}
+
 void dc_result_clear(dc_result *r)
 {
     free(r->nodes);
@@ -501,6 +574,8 @@ static void search_clear(dc_search *s)
     free(s->frames);
     dc_memo_clear(&s->memo);
     free(s->col);
+    free(s->bits);
+    free(s->bit_at);
     free(s->pcount);
     free(s->group);
     free(s->gcount);
@@ -561,6 +636,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     if (p->n == 0 || p->nc == 0) return pdt_error_set(err, PDT_EINVAL, "no rows to fit");
     dc_search s = {.p = p};
     s.memo.limit = p->memo_bytes ? p->memo_bytes : (size_t)1 << 30;
+    s.memo.n_rows = p->n;
     for (size_t f = 0; f < p->nf; f++)
         if (p->k[f] > s.maxk) s.maxk = p->k[f];
     if (!s.maxk) s.maxk = 1;
@@ -576,6 +652,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
             st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
         for (size_t i = 0; st == PDT_OK && i < p->n; i++)
             for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
+        if (st == PDT_OK) st = make_bits(&s, err);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);

@@ -26,17 +26,34 @@ static uint64_t hash_rows(const uint32_t *rows, size_t len, uint32_t rem)
     return dc_hash_final(h, len, rem);
 }
 
-/* Whether the stored rows are exactly the subset's. */
-static bool subset_equal(const uint32_t *rows, size_t len, const dc_subset *sub)
+/* A key of len rows is a bitset of n_rows bits (32 a word) when that is
+ * shorter than the list. */
+static size_t bitset_words(const dc_memo *m) { return (m->n_rows + 31) / 32; }
+static bool dense(const dc_memo *m, size_t len) { return len > bitset_words(m); }
+static size_t key_words(const dc_memo *m, size_t len) { return dense(m, len) ? bitset_words(m) : len; }
+static bool has(const uint32_t *bits, uint32_t i) { return bits[i >> 5] >> (i & 31) & 1; }
+
+/* Whether the stored key of len rows holds exactly the subset's rows (len of
+ * them: every one of them present is enough). */
+static bool subset_equal(const dc_memo *m, const uint32_t *key, size_t len, const dc_subset *sub)
 {
+    const bool bits = dense(m, len);
     size_t j = 0;
     for (size_t t = 0; t < sub->n_items; t++) {
         uint32_t i = sub->items[t];
         if (sub->codes[i] != sub->v) continue;
-        if (j == len || rows[j] != i) return false;
+        if (j == len || (bits ? !has(key, i) : key[j] != i)) return false;
         j++;
     }
     return j == len;
+}
+
+static bool rows_equal(const dc_memo *m, const uint32_t *key, size_t len, const uint32_t *rows)
+{
+    if (!dense(m, len)) return !len || memcmp(key, rows, len * sizeof *rows) == 0;
+    for (size_t t = 0; t < len; t++)
+        if (!has(key, rows[t])) return false;
+    return true; /* len distinct rows, all in a key of len */
 }
 
 /* The slot of (h, len, rem) whose rows equal `rows` (or the subset when rows
@@ -50,7 +67,7 @@ static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, co
         if (!e->hash) return e;
         if (e->hash != h || e->len != len || e->rem != rem) continue;
         const uint32_t *key = m->keys + e->key;
-        if (rows ? !len || memcmp(key, rows, len * sizeof *rows) == 0 : subset_equal(key, len, sub)) return e;
+        if (rows ? rows_equal(m, key, len, rows) : subset_equal(m, key, len, sub)) return e;
     }
 }
 
@@ -134,11 +151,18 @@ dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem
     } else if (!create) {
         return NULL;
     }
-    if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, len)) return m->full = true, NULL;
+    const size_t words = key_words(m, len);
+    if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) return m->full = true, NULL;
     dc_entry *e = find(m, h, len, rem, rows, NULL);
-    if (len) memcpy(m->keys + m->n_keys, rows, len * sizeof *rows);
+    uint32_t *key = m->keys + m->n_keys;
+    if (dense(m, len)) {
+        memset(key, 0, words * sizeof *key);
+        for (size_t t = 0; t < len; t++) key[rows[t] >> 5] |= UINT32_C(1) << (rows[t] & 31);
+    } else if (len) {
+        memcpy(key, rows, len * sizeof *rows);
+    }
     *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = rem, .feature = DC_LEAF};
-    m->n_keys += len;
+    m->n_keys += words;
     m->used++;
     return e;
 }
@@ -163,5 +187,5 @@ void dc_memo_clear(dc_memo *m)
 {
     slots_free(m->slots, m->map, m->map_len);
     free(m->keys);
-    *m = (dc_memo){.limit = m->limit};
+    *m = (dc_memo){.limit = m->limit, .n_rows = m->n_rows};
 }

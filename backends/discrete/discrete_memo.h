@@ -13,7 +13,7 @@
 
 typedef struct dc_entry {
     uint64_t hash;
-    uint32_t key, len;  /* rows at keys[key ..+ len) */
+    uint32_t key, len;  /* len rows at keys[key ..): listed, or a bitset of n_rows bits when shorter */
     uint32_t rem;       /* depth left */
     int64_t lb;         /* the optimum is at least lb */
     int64_t best;       /* solved: the optimum */
@@ -29,6 +29,7 @@ typedef struct dc_memo {
     size_t map_len;
     uint32_t *keys;
     size_t n_keys, cap_keys;
+    size_t n_rows;      /* of the data: rows are < n_rows */
     size_t bytes, limit;
     bool full;
 } dc_memo;
@@ -56,6 +57,6 @@ dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem
 dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
 /* Starts loading the slot of hash h (a later find need not wait for memory). */
 void dc_memo_prefetch(const dc_memo *m, uint64_t h);
-void dc_memo_clear(dc_memo *m); /* frees everything; the limit is kept */
+void dc_memo_clear(dc_memo *m); /* frees everything; the limit and n_rows are kept */
 
 #endif
