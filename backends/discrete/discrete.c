@@ -290,6 +290,59 @@ static int64_t child_bound(const dc_search *s, uint64_t errors, uint64_t floor, 
     return lb;
 }
 
+/* A lower bound of a region (rows, m; at `depth`) from its own look-ahead:
+ * its leaf (errors given), or a split whose children are each a leaf or one
+ * more split.  Stops at `known` (nothing better is sought).  Scratch: the
+ * frame of `depth`, free while the region's parent chooses its split. */
+static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t depth, uint64_t errors, int64_t known)
+{
+    const dc_problem *p = s->p;
+    int64_t best = (int64_t)errors * p->err_cost;
+    if (!(s->max_depth == PDT_UNLIMITED || depth < s->max_depth) || best <= known) return best;
+    dc_frame *fr = frame_at(s, depth);
+    if (!fr) return known;
+    const bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
+    const bool bits = class_bits(s, fr, rows, m);
+    for (size_t g = 0; g < p->nf && best > known; g++) {
+        size_t at = g * s->maxk;
+        if (count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at) < 2) continue;
+        int64_t q = p->split_cost;
+        for (size_t w = 0; w < p->k[g]; w++)
+            if (fr->cm[at + w]) q += child_bound(s, fr->cerr[at + w], 0, child_split, NULL);
+        best = min64(best, q);
+    }
+    return best > known ? best : known;
+}
+
+/* The children of the split on f (part, start; at `depth`), each bound
+ * clb[v] raised by what the memo knows now and by the child's own look-ahead
+ * (kept in the memo); their sum. */
+static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *part, const uint32_t *start,
+                       size_t depth, int64_t *clb)
+{
+    const dc_problem *p = s->p;
+    int64_t sum = 0;
+    for (size_t v = 0; v < p->k[f]; v++) {
+        size_t m = start[v + 1] - start[v];
+        if (!m) continue;
+        dc_entry *e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), true);
+        if (e && e->solved) {
+            clb[v] = e->best;
+        } else if (e) {
+            if (!e->looked) {
+                int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], min64(clb[v], e->lb));
+                e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), false);
+                if (e && lb > e->lb) e->lb = lb;
+                if (e) e->looked = true;
+                clb[v] = lb > clb[v] ? lb : clb[v];
+            }
+            if (e && e->lb > clb[v]) clb[v] = e->lb;
+        }
+        sum += clb[v];
+    }
+    return sum;
+}
+
 /* The optimum of branch c (items, len; `depth` conditions) if it is below
  * ub, else a lower bound that is at least ub. */
 static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
@@ -362,11 +415,15 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 break;
             }
             uint32_t f = fr->cand[t].f;
-            const int64_t *clb = fr->clb + (size_t)f * s->maxk;
-            /* the children's bounds may have risen since (another split's subtree can hold the
-             * same rows): the older ones are still bounds, and budgets only looser */
-            int64_t rest = fr->cand[t].lb - p->split_cost, sum = p->split_cost;
+            int64_t *clb = fr->clb + (size_t)f * s->maxk;
             partition(s, f, items, len, part, start);
+            /* every child's own look-ahead before any is solved: a costly sibling ends the split
+             * before a cheap first child is searched under a loose budget */
+            int64_t rest = sharpen(s, fr, f, part, start, depth + 1, clb), sum = p->split_cost;
+            if (p->split_cost + rest >= bound) {
+                lower = min64(lower, p->split_cost + rest);
+                continue;
+            }
             bool complete = true;
             for (size_t v = 0; v < p->k[f] && complete; v++) {
                 size_t m = start[v + 1] - start[v];

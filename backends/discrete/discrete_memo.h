@@ -20,6 +20,7 @@ typedef struct dc_entry {
     uint32_t feature;   /* solved: the best split, DC_LEAF for a leaf */
     bool solved;
     bool incumbent;     /* stopped: feature is the best complete split found (its children solved) */
+    bool looked;        /* lb includes the region's own look-ahead bound */
 } dc_entry;
 
 typedef struct dc_memo {
