@@ -17,8 +17,9 @@ typedef struct dc_search {
     dc_memo memo;
     uint32_t *group;        /* n: rows equal on every feature share a group */
     size_t n_groups;
-    uint32_t *gcount;       /* n_groups * nc scratch counts, zero between uses */
-    uint32_t *touched;      /* groups touched */
+    uint32_t *fl;           /* n: a group's unavoidable errors on its first row, 0 elsewhere */
+    uint64_t *planes;       /* n_planes * words: bit b of fl, as bitsets (with bits) */
+    size_t n_planes;
     uint32_t *ccount;       /* nc scratch */
     uint32_t *pcount;       /* maxk * nc scratch: class counts by code */
     uint16_t *col;          /* nf * n: the codes, column by column */
@@ -38,45 +39,23 @@ typedef struct dc_stats {
     uint32_t label;
 } dc_stats;
 
-/* Leaf errors and label of the items, and their unavoidable errors unless
- * `floor` is false (a subset of items without any has none: not counted). */
-static dc_stats stats(dc_search *s, const uint32_t *items, size_t len, bool floor)
+/* Leaf errors and label of the items, and their unavoidable errors: rows
+ * equal on every feature are never parted, so a region's unavoidable errors
+ * are the sum of its groups', each counted on the group's first row (fl). */
+static dc_stats stats(dc_search *s, const uint32_t *items, size_t len)
 {
     const dc_problem *p = s->p;
     const size_t nc = p->nc;
     dc_stats st = {0, 0, 0};
     memset(s->ccount, 0, nc * sizeof *s->ccount);
-    size_t n_touched = 0;
-    if (!floor) {
-        for (size_t k = 0; k < len; k++) s->ccount[p->y[items[k]]]++;
-        uint32_t most = 0;
-        for (size_t c = 0; c < nc; c++)
-            if (s->ccount[c] > most) most = s->ccount[c], st.label = (uint32_t)c;
-        st.errors = len - most;
-        return st;
-    }
     for (size_t k = 0; k < len; k++) {
-        uint32_t i = items[k], g = s->group[i], c = p->y[i];
-        s->ccount[c]++;
-        uint32_t *gc = s->gcount + (size_t)g * nc;
-        bool fresh = true;
-        for (size_t d = 0; d < nc && fresh; d++) fresh = gc[d] == 0;
-        if (fresh) s->touched[n_touched++] = g;
-        gc[c]++;
+        s->ccount[p->y[items[k]]]++;
+        st.floor += s->fl[items[k]];
     }
     uint32_t most = 0;
     for (size_t c = 0; c < nc; c++)
         if (s->ccount[c] > most) most = s->ccount[c], st.label = (uint32_t)c;
     st.errors = len - most;
-    for (size_t t = 0; t < n_touched; t++) {
-        uint32_t *gc = s->gcount + (size_t)s->touched[t] * nc, sum = 0, top = 0;
-        for (size_t c = 0; c < nc; c++) {
-            sum += gc[c];
-            if (gc[c] > top) top = gc[c];
-            gc[c] = 0;
-        }
-        st.floor += sum - top;
-    }
     return st;
 }
 
@@ -137,16 +116,17 @@ typedef struct dc_frame {
     uint64_t *chash; /* nf * maxk: each child's memo hash */
     uint32_t *cm;    /* nf * maxk: each child's rows */
     uint32_t *cerr;  /* nf * maxk: each child's leaf errors */
+    uint32_t *cfl;   /* nf * maxk: each child's unavoidable errors */
     uint32_t *split; /* nf: the features that split the node */
-    uint64_t *rc;    /* nc * words: the node's rows of each class (when counted by bitsets) */
-    uint32_t *rtot;  /* nc: the node's rows of each class */
+    uint64_t *rc;    /* (nc + 1) * words: the node's rows of each class, then all (with bitsets) */
+    uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */
     dc_cand *cand;   /* nf */
 } dc_frame;
 
 static void frame_free(dc_frame *fr)
 {
     free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
-    free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot);
+    free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
     *fr = (dc_frame){0};
 }
 
@@ -163,11 +143,13 @@ static dc_frame *frame_at(dc_search *s, size_t depth)
     fr->chash = malloc(cells * sizeof *fr->chash);
     fr->cm = malloc(cells * sizeof *fr->cm);
     fr->cerr = malloc(cells * sizeof *fr->cerr);
+    fr->cfl = malloc(cells * sizeof *fr->cfl);
     fr->cand = malloc((p->nf ? p->nf : 1) * sizeof *fr->cand);
     fr->split = malloc((p->nf ? p->nf : 1) * sizeof *fr->split);
-    fr->rc = s->bits ? malloc(p->nc * s->words * sizeof *fr->rc) : NULL;
-    fr->rtot = malloc(p->nc * sizeof *fr->rtot);
-    if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cand && fr->split &&
+    fr->rc = s->bits ? malloc((p->nc + 1) * s->words * sizeof *fr->rc) : NULL;
+    fr->rtot = malloc((p->nc + 1) * sizeof *fr->rtot);
+    if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
+        fr->split &&
         (fr->rc || !s->bits) && fr->rtot)
         return fr;
     frame_free(fr);
@@ -203,32 +185,45 @@ static bool class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t
     const dc_problem *p = s->p;
     const size_t nc = p->nc, words = s->words;
     if (!s->bits || nc * words >= BIT_ITEMS * len) return false;
-    memset(fr->rc, 0, nc * words * sizeof *fr->rc);
-    for (size_t t = 0; t < len; t++) pdt_bit_set(fr->rc + p->y[items[t]] * words, items[t]);
+    uint64_t *all = fr->rc + nc * words;
+    memset(fr->rc, 0, (nc + 1) * words * sizeof *fr->rc);
+    uint32_t floor = 0;
+    for (size_t t = 0; t < len; t++) {
+        pdt_bit_set(fr->rc + p->y[items[t]] * words, items[t]);
+        pdt_bit_set(all, items[t]);
+        floor += s->fl[items[t]];
+    }
     for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
+    fr->rtot[nc] = floor;
     return true;
 }
 
-/* Class counts by code of feature f (count[v * nc + c]) from the node's class
- * bitsets. */
-static void count_bits(const dc_search *s, const dc_frame *fr, uint32_t f, uint32_t *count)
+/* Class counts by code of feature f (count[v * nc + c]) and unavoidable
+ * errors (fl[v]) from the node's bitsets. */
+static void count_bits(const dc_search *s, const dc_frame *fr, uint32_t f, uint32_t *count, uint32_t *fl)
 {
     const size_t kf = s->p->k[f], nc = s->p->nc, words = s->words;
+    const uint64_t *all = fr->rc + nc * words;
     for (size_t c = 0; c < nc; c++) count[c] = fr->rtot[c];
+    fl[0] = fr->rtot[nc];
     for (size_t v = 1; v < kf; v++) {
         const uint64_t *b = s->bits + s->bit_at[f] + (v - 1) * words;
         for (size_t c = 0; c < nc; c++) {
             count[v * nc + c] = pdt_bits_and_count(fr->rc + c * words, b, words);
             count[c] -= count[v * nc + c];
         }
+        fl[v] = 0;
+        for (size_t q = 0; q < s->n_planes && fl[0]; q++)
+            fl[v] += pdt_bits_and3_count(all, b, s->planes + q * words, words) << q;
+        fl[0] -= fl[v];
     }
 }
 
 /* The children of a split on f without moving the items: for each code v,
- * the number of items m[v] and their leaf errors err[v].  The number of codes
- * present.  bits: fr holds the node's class bitsets. */
+ * the number of items m[v], their leaf errors err[v] and unavoidable errors
+ * fl[v].  The number of codes present.  bits: fr holds the node's bitsets. */
 static size_t count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items,
-                          size_t len, uint32_t *m, uint32_t *err)
+                          size_t len, uint32_t *m, uint32_t *err, uint32_t *fl)
 {
     const dc_problem *p = s->p;
     const size_t kf = p->k[f], nc = p->nc;
@@ -236,12 +231,14 @@ static size_t count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t 
     const uint32_t *y = p->y;
     uint32_t *count = s->pcount;
     if (bits && s->bit_at[f] != SIZE_MAX && (kf - 1) * nc * s->words < BIT_ITEMS * len) {
-        count_bits(s, fr, f, count);
+        count_bits(s, fr, f, count, fl);
     } else {
         memset(count, 0, kf * nc * sizeof *count);
+        memset(fl, 0, kf * sizeof *fl);
         for (size_t t = 0; t < len; t++) {
             uint32_t i = items[t];
             count[code[i] * nc + y[i]]++;
+            fl[code[i]] += s->fl[i];
         }
     }
     size_t present = 0;
@@ -294,21 +291,22 @@ static int64_t child_bound(const dc_search *s, uint64_t errors, uint64_t floor, 
  * its leaf (errors given), or a split whose children are each a leaf or one
  * more split.  Stops at `known` (nothing better is sought).  Scratch: the
  * frame of `depth`, free while the region's parent chooses its split. */
-static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t depth, uint64_t errors, int64_t known)
+static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t depth, uint64_t errors, uint64_t floor,
+                          int64_t known)
 {
     const dc_problem *p = s->p;
     int64_t best = (int64_t)errors * p->err_cost;
-    if (!(s->max_depth == PDT_UNLIMITED || depth < s->max_depth) || best <= known) return best;
+    if (!(s->max_depth == PDT_UNLIMITED || depth < s->max_depth) || errors <= floor || best <= known) return best;
     dc_frame *fr = frame_at(s, depth);
     if (!fr) return known;
     const bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
     const bool bits = class_bits(s, fr, rows, m);
     for (size_t g = 0; g < p->nf && best > known; g++) {
         size_t at = g * s->maxk;
-        if (count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at) < 2) continue;
+        if (count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
         int64_t q = p->split_cost;
         for (size_t w = 0; w < p->k[g]; w++)
-            if (fr->cm[at + w]) q += child_bound(s, fr->cerr[at + w], 0, child_split, NULL);
+            if (fr->cm[at + w]) q += child_bound(s, fr->cerr[at + w], fr->cfl[at + w], child_split, NULL);
         best = min64(best, q);
     }
     return best > known ? best : known;
@@ -330,7 +328,8 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *p
             clb[v] = e->best;
         } else if (e) {
             if (!e->looked) {
-                int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], min64(clb[v], e->lb));
+                int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
+                                        min64(clb[v], e->lb));
                 e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), false);
                 if (e && lb > e->lb) e->lb = lb;
                 if (e) e->looked = true;
@@ -346,7 +345,7 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *p
 /* The optimum of branch c (items, len; `depth` conditions) if it is below
  * ub, else a lower bound that is at least ub. */
 static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
-                     int64_t ub, bool floor)
+                     int64_t ub)
 {
     const dc_problem *p = s->p;
     const uint32_t rem = depth_left(s, depth);
@@ -355,7 +354,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     if (e && e->lb >= ub) return e->lb;
     if (out_of_time(s)) return ub;
     s->evaluations++;
-    dc_stats st = stats(s, items, len, floor);
+    dc_stats st = stats(s, items, len);
     int64_t leaf = (int64_t)st.errors * p->err_cost;
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
     uint32_t best_f = DC_LEAF;
@@ -380,10 +379,11 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-            if (count_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at) < 2) continue;
-            int64_t quick = p->split_cost; /* unavoidable errors of the children not counted */
+            if (count_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
+                continue;
+            int64_t quick = p->split_cost;
             for (size_t v = 0; v < p->k[f]; v++)
-                if (fr->cm[at + v]) quick += child_bound(s, fr->cerr[at + v], 0, child_split, NULL);
+                if (fr->cm[at + v]) quick += child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, NULL);
             if (quick >= bound) {
                 lower = min64(lower, quick);
                 continue;
@@ -394,16 +394,14 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         for (size_t t = 0; t < n_split; t++) {
             const uint32_t f = fr->split[t];
             size_t at = f * s->maxk;
-            if (st.floor > 0) partition(s, (uint32_t)f, items, len, part, start);
             int64_t lb = p->split_cost, *clb = fr->clb + at;
             for (size_t v = 0; v < p->k[f]; v++) {
                 size_t m = fr->cm[at + v];
                 clb[v] = 0;
                 if (!m) continue;
-                uint64_t floor_v = st.floor > 0 ? stats(s, part + start[v], m, true).floor : 0;
                 dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v};
                 const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
-                lb += clb[v] = child_bound(s, fr->cerr[at + v], floor_v, child_split, ce);
+                lb += clb[v] = child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, ce);
             }
             if (lb < bound) fr->cand[n_cand++] = (dc_cand){lb, f};
             else lower = min64(lower, lb);
@@ -431,7 +429,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 rest -= clb[v];
                 int64_t child_ub = bound - sum - rest;
                 size_t kl = extend(key, c, depth, f, (uint32_t)v);
-                int64_t got = solve(s, part + start[v], m, key, kl, child_ub, st.floor > 0);
+                int64_t got = solve(s, part + start[v], m, key, kl, child_ub);
                 sum += got;
                 if (got >= child_ub || s->stopped_by) complete = false;
             }
@@ -492,7 +490,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     dc_search *s = b->s;
     const dc_problem *p = s->p;
     dc_result *r = b->r;
-    dc_stats st = stats(s, items, len, false);
+    dc_stats st = stats(s, items, len);
     uint64_t *counts = r->counts + at * p->nc;
     memset(counts, 0, p->nc * sizeof *counts);
     for (size_t t = 0; t < len; t++) counts[p->y[items[t]]]++;
@@ -592,6 +590,41 @@ static pdt_status make_groups(dc_search *s, pdt_error *err)
     return PDT_OK;
 }
 
+/* Each group's unavoidable errors (its rows less its most frequent class)
+ * on its first row. */
+static pdt_status make_floors(dc_search *s, pdt_error *err)
+{
+    const dc_problem *p = s->p;
+    const size_t nc = p->nc;
+    uint32_t *count = calloc(s->n_groups * nc, sizeof *count);
+    if (!count) return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+    for (size_t i = 0; i < p->n; i++) count[(size_t)s->group[i] * nc + p->y[i]]++;
+    for (size_t i = 0; i < p->n; i++) {
+        uint32_t *gc = count + (size_t)s->group[i] * nc, sum = 0, top = 0;
+        for (size_t c = 0; c < nc; c++) sum += gc[c], top = gc[c] > top ? gc[c] : top;
+        s->fl[i] = sum - top;          /* 0 for a group met before: its counts are cleared */
+        memset(gc, 0, nc * sizeof *gc);
+    }
+    free(count);
+    return PDT_OK;
+}
+
+/* The bit planes of fl as bitsets of rows (bit q of every row's fl). */
+static bool make_planes(dc_search *s)
+{
+    const dc_problem *p = s->p;
+    uint32_t most = 0;
+    for (size_t i = 0; i < p->n; i++) most = s->fl[i] > most ? s->fl[i] : most;
+    while (most >> s->n_planes) s->n_planes++;
+    if (!s->n_planes) return true;
+    s->planes = calloc(s->n_planes * s->words, sizeof *s->planes);
+    if (!s->planes) return false;
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t q = 0; q < s->n_planes; q++)
+            if (s->fl[i] >> q & 1) pdt_bit_set(s->planes + q * s->words, i);
+    return true;
+}
+
 /* Every feature's rows by code as bitsets (code 0 is counted as the rest),
  * unless they would take more than BITS_LIMIT bytes: then none. */
 #define BITS_LIMIT ((size_t)256 << 20)
@@ -609,6 +642,7 @@ static pdt_status make_bits(dc_search *s, pdt_error *err)
         if (total > BITS_LIMIT / sizeof *s->bits) return PDT_OK; /* s->bits NULL: count by items */
     }
     s->bits = calloc(total ? total : 1, sizeof *s->bits);
+    if (s->bits && !make_planes(s)) free(s->bits), s->bits = NULL;
     if (!s->bits) return PDT_OK;
     for (size_t f = 0; f < p->nf; f++)
         for (size_t i = 0; i < p->n; i++) {
@@ -635,8 +669,8 @@ static void search_clear(dc_search *s)
     free(s->bit_at);
     free(s->pcount);
     free(s->group);
-    free(s->gcount);
-    free(s->touched);
+    free(s->fl);
+    free(s->planes);
     free(s->ccount);
 }
 
@@ -651,7 +685,7 @@ static pdt_status run(dc_search *s, dc_result *r, bool *solved, uint32_t max_dep
     dc_memo_clear(&s->memo);
     s->max_depth = max_depth;
     uint32_t none = 0;
-    int64_t cost = solve(s, all, p->n, &none, 0, ub, true);
+    int64_t cost = solve(s, all, p->n, &none, 0, ub);
     *solved = !s->stopped_by && cost < ub;
     memset(r, 0, sizeof *r);
     dc_build b = {s, r, 0, err};
@@ -699,16 +733,16 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     if (!s.maxk) s.maxk = 1;
     pdt_status st = make_groups(&s, err);
     if (st == PDT_OK) {
-        s.gcount = calloc(s.n_groups * p->nc, sizeof *s.gcount);
-        s.touched = malloc(p->n * sizeof *s.touched);
+        s.fl = calloc(p->n, sizeof *s.fl);
         s.ccount = malloc(p->nc * sizeof *s.ccount);
         s.pcount = malloc(s.maxk * p->nc * sizeof *s.pcount);
         s.col = malloc((p->n * p->nf + 1) * sizeof *s.col);
         s.frames = calloc(p->nf + 1, sizeof *s.frames);
-        if (!s.gcount || !s.touched || !s.ccount || !s.pcount || !s.col || !s.frames)
+        if (!s.fl || !s.ccount || !s.pcount || !s.col || !s.frames)
             st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
         for (size_t i = 0; st == PDT_OK && i < p->n; i++)
             for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
+        if (st == PDT_OK) st = make_floors(&s, err);
         if (st == PDT_OK) st = make_bits(&s, err);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
