@@ -399,7 +399,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 size_t m = fr->cm[at + v];
                 clb[v] = 0;
                 if (!m) continue;
-                dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v};
+                dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v, NULL, NULL};
+                if (bits && p->k[f] == 2 && s->bit_at[f] != SIZE_MAX)
+                    sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
                 const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
                 lb += clb[v] = child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, ce);
             }

@@ -33,11 +33,34 @@ static bool dense(const dc_memo *m, size_t len) { return len > bitset_words(m); 
 static size_t key_words(const dc_memo *m, size_t len) { return dense(m, len) ? bitset_words(m) : len; }
 static bool has(const uint32_t *bits, uint32_t i) { return bits[i >> 5] >> (i & 31) & 1; }
 
+/* Word w (32 rows) of a subset given by bitsets. */
+static uint32_t subset_word(const dc_subset *sub, size_t w)
+{
+    uint64_t one = sub->one[w >> 1], x = sub->all[w >> 1] & (sub->v ? one : ~one);
+    return (uint32_t)(x >> (32 * (w & 1)));
+}
+
+static bool subset_has(const dc_subset *sub, uint32_t i)
+{
+    return (sub->all[i >> 6] >> (i & 63) & 1) && (sub->one[i >> 6] >> (i & 63) & 1) == sub->v;
+}
+
 /* Whether the stored key of len rows holds exactly the subset's rows (len of
- * them: every one of them present is enough). */
+ * them: the subset's rows all stored, or the stored rows all in the subset,
+ * is enough). */
 static bool subset_equal(const dc_memo *m, const uint32_t *key, size_t len, const dc_subset *sub)
 {
     const bool bits = dense(m, len);
+    if (sub->all && bits) {
+        for (size_t w = 0; w < bitset_words(m); w++)
+            if (subset_word(sub, w) != key[w]) return false;
+        return true;
+    }
+    if (sub->all) {
+        for (size_t t = 0; t < len; t++)
+            if (!subset_has(sub, key[t])) return false;
+        return true;
+    }
     size_t j = 0;
     for (size_t t = 0; t < sub->n_items; t++) {
         uint32_t i = sub->items[t];

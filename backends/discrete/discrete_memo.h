@@ -42,12 +42,15 @@ static inline uint64_t dc_hash_step(uint64_t h, uint32_t row) { return (h ^ row)
 uint64_t dc_hash_final(uint64_t chain, size_t len, uint32_t rem);
 
 /* A subset of a region given without its rows: the items (increasing) whose
- * code (codes[item], one feature's column) is v. */
+ * code (codes[item], one feature's column) is v.  For a two-valued feature
+ * it may also be given by bitsets (64 rows a word): the region's rows `all`
+ * and the feature's rows of code 1 `one` (else both NULL). */
 typedef struct dc_subset {
     const uint32_t *items;
     size_t n_items;
     const uint16_t *codes;
     uint32_t v;
+    const uint64_t *all, *one;
 } dc_subset;
 
 /* The entry of rows[0 .. len) with rem levels left, created (lb 0, unsolved,
