@@ -23,6 +23,7 @@ typedef struct dc_search {
     uint32_t *ccount;       /* nc scratch */
     uint32_t *pcount;       /* maxk * nc scratch: class counts by code */
     uint16_t *col;          /* nf * n: the codes, column by column */
+    uint64_t *row_hash;     /* n: each row's word of the memo's hashes */
     size_t words;           /* of a bitset of rows */
     uint64_t *bits;         /* the rows of code v of feature f (v >= 1) at bit_at[f] + (v - 1) * words */
     size_t *bit_at;         /* nf; SIZE_MAX: feature f has no bitsets (or bits is NULL) */
@@ -263,10 +264,18 @@ static void hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t l
     const dc_problem *p = s->p;
     const size_t kf = p->k[f];
     const uint16_t *code = s->col + (size_t)f * p->n;
-    for (size_t v = 0; v < kf; v++) h[v] = DC_HASH_SEED;
-    for (size_t t = 0; t < len; t++) {
-        uint32_t i = items[t], v = code[i];
-        h[v] = dc_hash_step(h[v], i);
+    const uint64_t *rh = s->row_hash;
+    if (kf == 2) { /* branch-free: one masked sum */
+        uint64_t all = 0, one = 0;
+        for (size_t t = 0; t < len; t++) {
+            uint32_t i = items[t];
+            all += rh[i];
+            one += rh[i] & (0 - (uint64_t)code[i]);
+        }
+        h[0] = all - one, h[1] = one;
+    } else {
+        for (size_t v = 0; v < kf; v++) h[v] = 0;
+        for (size_t t = 0; t < len; t++) h[code[items[t]]] += rh[items[t]];
     }
     for (size_t v = 0; v < kf; v++) {
         if (!m[v]) continue;
@@ -667,6 +676,7 @@ static void search_clear(dc_search *s)
     free(s->frames);
     dc_memo_clear(&s->memo);
     free(s->col);
+    free(s->row_hash);
     free(s->bits);
     free(s->bit_at);
     free(s->pcount);
@@ -739,11 +749,13 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         s.ccount = malloc(p->nc * sizeof *s.ccount);
         s.pcount = malloc(s.maxk * p->nc * sizeof *s.pcount);
         s.col = malloc((p->n * p->nf + 1) * sizeof *s.col);
+        s.row_hash = malloc(p->n * sizeof *s.row_hash);
         s.frames = calloc(p->nf + 1, sizeof *s.frames);
-        if (!s.fl || !s.ccount || !s.pcount || !s.col || !s.frames)
+        if (!s.fl || !s.ccount || !s.pcount || !s.col || !s.row_hash || !s.frames)
             st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
         for (size_t i = 0; st == PDT_OK && i < p->n; i++)
             for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
+        if (st == PDT_OK) dc_row_hash_fill(s.row_hash, p->n), s.memo.row_hash = s.row_hash;
         if (st == PDT_OK) st = make_floors(&s, err);
         if (st == PDT_OK) st = make_bits(&s, err);
     }

@@ -8,9 +8,19 @@
 
 #include "discrete.h"
 
-uint64_t dc_hash_final(uint64_t chain, size_t len, uint32_t rem)
+void dc_row_hash_fill(uint64_t *row_hash, size_t n)
 {
-    uint64_t h = chain ^ ((uint64_t)len << 32 | rem);
+    for (size_t i = 0; i < n; i++) { /* splitmix64 of i */
+        uint64_t z = (uint64_t)(i + 1) * UINT64_C(0x9e3779b97f4a7c15);
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        row_hash[i] = z ^ (z >> 31);
+    }
+}
+
+uint64_t dc_hash_final(uint64_t sum, size_t len, uint32_t rem)
+{
+    uint64_t h = sum ^ ((uint64_t)len << 32 | rem);
     h ^= h >> 33;
     h *= UINT64_C(0xc4ceb9fe1a85ec53);
     h ^= h >> 29;
@@ -19,11 +29,11 @@ uint64_t dc_hash_final(uint64_t chain, size_t len, uint32_t rem)
     return h | 1;
 }
 
-static uint64_t hash_rows(const uint32_t *rows, size_t len, uint32_t rem)
+static uint64_t hash_rows(const dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem)
 {
-    uint64_t h = DC_HASH_SEED;
-    for (size_t k = 0; k < len; k++) h = dc_hash_step(h, rows[k]);
-    return dc_hash_final(h, len, rem);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < len; k++) sum += m->row_hash[rows[k]];
+    return dc_hash_final(sum, len, rem);
 }
 
 /* A key of len rows is a bitset of n_rows bits (32 a word) when that is
@@ -167,7 +177,7 @@ static bool reserve_keys(dc_memo *m, size_t len)
 
 dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, bool create)
 {
-    uint64_t h = hash_rows(rows, len, rem);
+    uint64_t h = hash_rows(m, rows, len, rem);
     if (m->n_slots) {
         dc_entry *e = find(m, h, len, rem, rows, NULL);
         if (e->hash || !create) return e->hash ? e : NULL;
@@ -210,5 +220,5 @@ void dc_memo_clear(dc_memo *m)
 {
     slots_free(m->slots, m->map, m->map_len);
     free(m->keys);
-    *m = (dc_memo){.limit = m->limit, .n_rows = m->n_rows};
+    *m = (dc_memo){.limit = m->limit, .n_rows = m->n_rows, .row_hash = m->row_hash};
 }

@@ -31,15 +31,18 @@ typedef struct dc_memo {
     uint32_t *keys;
     size_t n_keys, cap_keys;
     size_t n_rows;      /* of the data: rows are < n_rows */
+    const uint64_t *row_hash; /* n_rows words (the caller's) */
     size_t bytes, limit;
     bool full;
 } dc_memo;
 
-/* A key's hash is one multiply chain over its rows, then a mix with its
- * length and depth left; a partition can run the chain of every part. */
-#define DC_HASH_SEED UINT64_C(0x9e3779b97f4a7c15)
-static inline uint64_t dc_hash_step(uint64_t h, uint32_t row) { return (h ^ row) * UINT64_C(0xff51afd7ed558ccd); }
-uint64_t dc_hash_final(uint64_t chain, size_t len, uint32_t rem);
+/* A key's hash is the sum of its rows' random words (row_hash), mixed with
+ * its length and depth left: sums need no order and no chain, so a split's
+ * children are hashed in one pass over the parent's rows (two-valued: one
+ * masked sum, the other child's is the rest). */
+uint64_t dc_hash_final(uint64_t sum, size_t len, uint32_t rem);
+/* Fills row_hash[0 .. n) with fixed pseudo-random words. */
+void dc_row_hash_fill(uint64_t *row_hash, size_t n);
 
 /* A subset of a region given without its rows: the items (increasing) whose
  * code (codes[item], one feature's column) is v.  For a two-valued feature
@@ -61,6 +64,6 @@ dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem
 dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
 /* Starts loading the slot of hash h (a later find need not wait for memory). */
 void dc_memo_prefetch(const dc_memo *m, uint64_t h);
-void dc_memo_clear(dc_memo *m); /* frees everything; the limit and n_rows are kept */
+void dc_memo_clear(dc_memo *m); /* frees everything; the limit, n_rows and row_hash are kept */
 
 #endif
