@@ -1,7 +1,5 @@
 /* The dynamic programme over branches (discrete.h). */
-#include "discrete.h"
-#include "discrete_memo.h"
-#include "bitset.h"
+#include "discrete_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,55 +8,6 @@
 #define DC_INF INT64_MAX
 
 /* ------------------------------------------------------------ the search */
-
-typedef struct dc_search {
-    const dc_problem *p;
-    uint32_t max_depth;     /* of the current run: the problem's, or a shallower one */
-    dc_memo memo;
-    uint32_t *group;        /* n: rows equal on every feature share a group */
-    size_t n_groups;
-    uint32_t *fl;           /* n: a group's unavoidable errors on its first row, 0 elsewhere */
-    uint64_t *planes;       /* n_planes * words: bit b of fl, as bitsets (with bits) */
-    size_t n_planes;
-    uint32_t *ccount;       /* nc scratch */
-    uint32_t *pcount;       /* maxk * nc scratch: class counts by code */
-    uint16_t *col;          /* nf * n: the codes, column by column */
-    uint64_t *row_hash;     /* n: each row's word of the memo's hashes */
-    size_t words;           /* of a bitset of rows */
-    uint64_t *bits;         /* the rows of code v of feature f (v >= 1) at bit_at[f] + (v - 1) * words */
-    size_t *bit_at;         /* nf; SIZE_MAX: feature f has no bitsets (or bits is NULL) */
-    size_t maxk;
-    struct timespec start;
-    uint64_t calls;
-    const char *stopped_by; /* set once: every call then fails */
-    uint64_t evaluations;
-    struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
-} dc_search;
-
-typedef struct dc_stats {
-    uint64_t errors, floor; /* leaf errors; errors no tree can avoid */
-    uint32_t label;
-} dc_stats;
-
-/* Leaf errors and label of the items, and their unavoidable errors: rows
- * equal on every feature are never parted, so a region's unavoidable errors
- * are the sum of its groups', each counted on the group's first row (fl). */
-static dc_stats stats(dc_search *s, const uint32_t *items, size_t len)
-{
-    const dc_problem *p = s->p;
-    const size_t nc = p->nc;
-    dc_stats st = {0, 0, 0};
-    memset(s->ccount, 0, nc * sizeof *s->ccount);
-    for (size_t k = 0; k < len; k++) {
-        s->ccount[p->y[items[k]]]++;
-        st.floor += s->fl[items[k]];
-    }
-    uint32_t most = 0;
-    for (size_t c = 0; c < nc; c++)
-        if (s->ccount[c] > most) most = s->ccount[c], st.label = (uint32_t)c;
-    st.errors = len - most;
-    return st;
-}
 
 static bool out_of_time(dc_search *s)
 {
@@ -94,194 +43,11 @@ static size_t extend(uint32_t *out, const uint32_t *c, size_t len, uint32_t f, u
     return o;
 }
 
-/* A candidate split and its lower bound. */
-typedef struct dc_cand {
-    int64_t lb;
-    uint32_t f;
-} dc_cand;
-
-
 static int cand_cmp(const void *a, const void *b)
 {
     const dc_cand *x = a, *y = b;
     if (x->lb != y->lb) return x->lb < y->lb ? -1 : 1;
     return (x->f > y->f) - (x->f < y->f);
-}
-
-/* The scratch of one depth of the recursion (one node at a time per depth). */
-typedef struct dc_frame {
-    uint32_t *part;  /* n: the node's items grouped by a feature's code */
-    uint32_t *start; /* maxk + 1 */
-    uint32_t *key;   /* depth + 1: a child's branch */
-    int64_t *clb;    /* nf * maxk: the look-ahead's bound of each child of each split */
-    uint64_t *chash; /* nf * maxk: each child's memo hash */
-    uint32_t *cm;    /* nf * maxk: each child's rows */
-    uint32_t *cerr;  /* nf * maxk: each child's leaf errors */
-    uint32_t *cfl;   /* nf * maxk: each child's unavoidable errors */
-    uint32_t *split; /* nf: the features that split the node */
-    uint64_t *rc;    /* (nc + 1) * words: the node's rows of each class, then all (with bitsets) */
-    uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */
-    dc_cand *cand;   /* nf */
-} dc_frame;
-
-static void frame_free(dc_frame *fr)
-{
-    free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
-    free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
-    *fr = (dc_frame){0};
-}
-
-static dc_frame *frame_at(dc_search *s, size_t depth)
-{
-    const dc_problem *p = s->p;
-    dc_frame *fr = &s->frames[depth];
-    if (fr->part) return fr;
-    fr->part = malloc((p->n ? p->n : 1) * sizeof *fr->part);
-    fr->start = malloc((s->maxk + 1) * sizeof *fr->start);
-    fr->key = malloc((depth + 1) * sizeof *fr->key);
-    size_t cells = (p->nf ? p->nf : 1) * s->maxk;
-    fr->clb = malloc(cells * sizeof *fr->clb);
-    fr->chash = malloc(cells * sizeof *fr->chash);
-    fr->cm = malloc(cells * sizeof *fr->cm);
-    fr->cerr = malloc(cells * sizeof *fr->cerr);
-    fr->cfl = malloc(cells * sizeof *fr->cfl);
-    fr->cand = malloc((p->nf ? p->nf : 1) * sizeof *fr->cand);
-    fr->split = malloc((p->nf ? p->nf : 1) * sizeof *fr->split);
-    fr->rc = s->bits ? malloc((p->nc + 1) * s->words * sizeof *fr->rc) : NULL;
-    fr->rtot = malloc((p->nc + 1) * sizeof *fr->rtot);
-    if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
-        fr->split &&
-        (fr->rc || !s->bits) && fr->rtot)
-        return fr;
-    frame_free(fr);
-    return NULL;
-}
-
-/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
-static void partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out,
-                      uint32_t *start)
-{
-    const dc_problem *p = s->p;
-    size_t kf = p->k[f];
-    memset(start, 0, (kf + 1) * sizeof *start);
-    const uint16_t *code = s->col + (size_t)f * p->n;
-    for (size_t t = 0; t < len; t++) start[code[items[t]] + 1]++;
-    for (size_t v = 0; v < kf; v++) start[v + 1] += start[v];
-    for (size_t t = 0; t < len; t++) {
-        uint32_t v = code[items[t]];
-        out[start[v]++] = items[t];
-    }
-    for (size_t v = kf; v > 0; v--) start[v] = start[v - 1];
-    start[0] = 0;
-}
-
-/* Counting by bitsets costs about one word per (code, class) and by items
- * about BIT_ITEMS words per item (a dependent increment each). */
-#define BIT_ITEMS 4
-
-/* The node's rows of each class as bitsets in fr->rc (and their numbers in
- * fr->rtot), when some split will count faster by bitsets than by items. */
-static bool class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len)
-{
-    const dc_problem *p = s->p;
-    const size_t nc = p->nc, words = s->words;
-    if (!s->bits || nc * words >= BIT_ITEMS * len) return false;
-    uint64_t *all = fr->rc + nc * words;
-    memset(fr->rc, 0, (nc + 1) * words * sizeof *fr->rc);
-    uint32_t floor = 0;
-    for (size_t t = 0; t < len; t++) {
-        pdt_bit_set(fr->rc + p->y[items[t]] * words, items[t]);
-        pdt_bit_set(all, items[t]);
-        floor += s->fl[items[t]];
-    }
-    for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
-    fr->rtot[nc] = floor;
-    return true;
-}
-
-/* Class counts by code of feature f (count[v * nc + c]) and unavoidable
- * errors (fl[v]) from the node's bitsets. */
-static void count_bits(const dc_search *s, const dc_frame *fr, uint32_t f, uint32_t *count, uint32_t *fl)
-{
-    const size_t kf = s->p->k[f], nc = s->p->nc, words = s->words;
-    const uint64_t *all = fr->rc + nc * words;
-    for (size_t c = 0; c < nc; c++) count[c] = fr->rtot[c];
-    fl[0] = fr->rtot[nc];
-    for (size_t v = 1; v < kf; v++) {
-        const uint64_t *b = s->bits + s->bit_at[f] + (v - 1) * words;
-        for (size_t c = 0; c < nc; c++) {
-            count[v * nc + c] = pdt_bits_and_count(fr->rc + c * words, b, words);
-            count[c] -= count[v * nc + c];
-        }
-        fl[v] = 0;
-        for (size_t q = 0; q < s->n_planes && fl[0]; q++)
-            fl[v] += pdt_bits_and3_count(all, b, s->planes + q * words, words) << q;
-        fl[0] -= fl[v];
-    }
-}
-
-/* The children of a split on f without moving the items: for each code v,
- * the number of items m[v], their leaf errors err[v] and unavoidable errors
- * fl[v].  The number of codes present.  bits: fr holds the node's bitsets. */
-static size_t count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items,
-                          size_t len, uint32_t *m, uint32_t *err, uint32_t *fl)
-{
-    const dc_problem *p = s->p;
-    const size_t kf = p->k[f], nc = p->nc;
-    const uint16_t *code = s->col + (size_t)f * p->n;
-    const uint32_t *y = p->y;
-    uint32_t *count = s->pcount;
-    if (bits && s->bit_at[f] != SIZE_MAX && (kf - 1) * nc * s->words < BIT_ITEMS * len) {
-        count_bits(s, fr, f, count, fl);
-    } else {
-        memset(count, 0, kf * nc * sizeof *count);
-        memset(fl, 0, kf * sizeof *fl);
-        for (size_t t = 0; t < len; t++) {
-            uint32_t i = items[t];
-            count[code[i] * nc + y[i]]++;
-            fl[code[i]] += s->fl[i];
-        }
-    }
-    size_t present = 0;
-    for (size_t v = 0; v < kf; v++) {
-        uint32_t sum = 0, most = 0;
-        for (size_t c = 0; c < nc; c++) {
-            sum += count[v * nc + c];
-            if (count[v * nc + c] > most) most = count[v * nc + c];
-        }
-        m[v] = sum;
-        err[v] = sum - most;
-        present += sum > 0;
-    }
-    return present;
-}
-
-/* The memo hashes of the children of a split on f (m: their sizes), their
- * slots prefetched. */
-static void hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *m, uint32_t rem,
-                       uint64_t *h)
-{
-    const dc_problem *p = s->p;
-    const size_t kf = p->k[f];
-    const uint16_t *code = s->col + (size_t)f * p->n;
-    const uint64_t *rh = s->row_hash;
-    if (kf == 2) { /* branch-free: one masked sum */
-        uint64_t all = 0, one = 0;
-        for (size_t t = 0; t < len; t++) {
-            uint32_t i = items[t];
-            all += rh[i];
-            one += rh[i] & (0 - (uint64_t)code[i]);
-        }
-        h[0] = all - one, h[1] = one;
-    } else {
-        for (size_t v = 0; v < kf; v++) h[v] = 0;
-        for (size_t t = 0; t < len; t++) h[code[items[t]]] += rh[items[t]];
-    }
-    for (size_t v = 0; v < kf; v++) {
-        if (!m[v]) continue;
-        h[v] = dc_hash_final(h[v], m[v], rem);
-        dc_memo_prefetch(&s->memo, h[v]);
-    }
 }
 
 /* Least cost of a child: its leaf, or a split over its unavoidable errors,
@@ -306,13 +72,13 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     const dc_problem *p = s->p;
     int64_t best = (int64_t)errors * p->err_cost;
     if (!(s->max_depth == PDT_UNLIMITED || depth < s->max_depth) || errors <= floor || best <= known) return best;
-    dc_frame *fr = frame_at(s, depth);
+    dc_frame *fr = dc_frame_at(s, depth);
     if (!fr) return known;
     const bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
-    const bool bits = class_bits(s, fr, rows, m);
+    const bool bits = dc_class_bits(s, fr, rows, m);
     for (size_t g = 0; g < p->nf && best > known; g++) {
         size_t at = g * s->maxk;
-        if (count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
+        if (dc_count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
         int64_t q = p->split_cost;
         for (size_t w = 0; w < p->k[g]; w++)
             if (fr->cm[at + w]) q += child_bound(s, fr->cerr[at + w], fr->cfl[at + w], child_split, NULL);
@@ -363,7 +129,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     if (e && e->lb >= ub) return e->lb;
     if (out_of_time(s)) return ub;
     s->evaluations++;
-    dc_stats st = stats(s, items, len);
+    dc_stats st = dc_region_stats(s, items, len);
     int64_t leaf = (int64_t)st.errors * p->err_cost;
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
     uint32_t best_f = DC_LEAF;
@@ -373,7 +139,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
         lower = leaf;
         bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
-        dc_frame *fr = frame_at(s, depth);
+        dc_frame *fr = dc_frame_at(s, depth);
         if (!fr) s->stopped_by = "memory limit";
         size_t n_cand = 0;
         uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL, *key = fr ? fr->key : NULL;
@@ -383,12 +149,12 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
          * only raise bounds.  Then the others' hashes (memo slots prefetched), then the memo */
         const uint32_t child_rem = depth_left(s, depth + 1);
         size_t n_split = 0;
-        const bool bits = fr && class_bits(s, fr, items, len);
+        const bool bits = fr && dc_class_bits(s, fr, items, len);
         for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-            if (count_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
+            if (dc_count_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
                 continue;
             int64_t quick = p->split_cost;
             for (size_t v = 0; v < p->k[f]; v++)
@@ -398,7 +164,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 continue;
             }
             fr->split[n_split++] = (uint32_t)f;
-            hash_codes(s, (uint32_t)f, items, len, fr->cm + at, child_rem, fr->chash + at);
+            dc_hash_codes(s, (uint32_t)f, items, len, fr->cm + at, child_rem, fr->chash + at);
         }
         for (size_t t = 0; t < n_split; t++) {
             const uint32_t f = fr->split[t];
@@ -425,7 +191,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             }
             uint32_t f = fr->cand[t].f;
             int64_t *clb = fr->clb + (size_t)f * s->maxk;
-            partition(s, f, items, len, part, start);
+            dc_partition(s, f, items, len, part, start);
             /* every child's own look-ahead before any is solved: a costly sibling ends the split
              * before a cheap first child is searched under a loose budget */
             int64_t rest = sharpen(s, fr, f, part, start, depth + 1, clb), sum = p->split_cost;
@@ -501,7 +267,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     dc_search *s = b->s;
     const dc_problem *p = s->p;
     dc_result *r = b->r;
-    dc_stats st = stats(s, items, len);
+    dc_stats st = dc_region_stats(s, items, len);
     uint64_t *counts = r->counts + at * p->nc;
     memset(counts, 0, p->nc * sizeof *counts);
     for (size_t t = 0; t < len; t++) counts[p->y[items[t]]]++;
@@ -524,7 +290,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
         free(start);
         return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
     }
-    partition(s, f, items, len, part, start);
+    dc_partition(s, f, items, len, part, start);
     size_t present = 0;
     for (size_t v = 0; v < p->k[f]; v++) present += start[v + 1] > start[v];
     pdt_status st2 = grow_nodes(b, present);
@@ -557,112 +323,6 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     return st2;
 }
 
-/* ------------------------------------------------------------ set-up */
-
-static pdt_status make_groups(dc_search *s, pdt_error *err)
-{
-    const dc_problem *p = s->p;
-    size_t n = p->n, slots = 64;
-    while (slots < 2 * n) slots *= 2;
-    uint32_t *table = malloc(slots * sizeof *table); /* row + 1 of a group's first row */
-    s->group = malloc((n ? n : 1) * sizeof *s->group);
-    if (!table || !s->group) {
-        free(table);
-        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", n);
-    }
-    memset(table, 0, slots * sizeof *table);
-    uint32_t *first = malloc((n ? n : 1) * sizeof *first); /* group -> a row */
-    if (!first) {
-        free(table);
-        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", n);
-    }
-    s->n_groups = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint16_t *row = p->x + i * p->nf;
-        uint64_t h = UINT64_C(1469598103934665603);
-        for (size_t f = 0; f < p->nf; f++) h = (h ^ row[f]) * UINT64_C(1099511628211);
-        size_t q = (size_t)(h ^ h >> 29) & (slots - 1);
-        for (;; q = (q + 1) & (slots - 1)) {
-            if (!table[q]) {
-                table[q] = (uint32_t)s->n_groups + 1;
-                first[s->n_groups] = (uint32_t)i;
-                s->group[i] = (uint32_t)s->n_groups++;
-                break;
-            }
-            uint32_t g = table[q] - 1;
-            if (memcmp(p->x + (size_t)first[g] * p->nf, row, p->nf * sizeof *row) == 0) {
-                s->group[i] = g;
-                break;
-            }
-        }
-    }
-    free(table);
-    free(first);
-    return PDT_OK;
-}
-
-/* Each group's unavoidable errors (its rows less its most frequent class)
- * on its first row. */
-static pdt_status make_floors(dc_search *s, pdt_error *err)
-{
-    const dc_problem *p = s->p;
-    const size_t nc = p->nc;
-    uint32_t *count = calloc(s->n_groups * nc, sizeof *count);
-    if (!count) return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
-    for (size_t i = 0; i < p->n; i++) count[(size_t)s->group[i] * nc + p->y[i]]++;
-    for (size_t i = 0; i < p->n; i++) {
-        uint32_t *gc = count + (size_t)s->group[i] * nc, sum = 0, top = 0;
-        for (size_t c = 0; c < nc; c++) sum += gc[c], top = gc[c] > top ? gc[c] : top;
-        s->fl[i] = sum - top;          /* 0 for a group met before: its counts are cleared */
-        memset(gc, 0, nc * sizeof *gc);
-    }
-    free(count);
-    return PDT_OK;
-}
-
-/* The bit planes of fl as bitsets of rows (bit q of every row's fl). */
-static bool make_planes(dc_search *s)
-{
-    const dc_problem *p = s->p;
-    uint32_t most = 0;
-    for (size_t i = 0; i < p->n; i++) most = s->fl[i] > most ? s->fl[i] : most;
-    while (most >> s->n_planes) s->n_planes++;
-    if (!s->n_planes) return true;
-    s->planes = calloc(s->n_planes * s->words, sizeof *s->planes);
-    if (!s->planes) return false;
-    for (size_t i = 0; i < p->n; i++)
-        for (size_t q = 0; q < s->n_planes; q++)
-            if (s->fl[i] >> q & 1) pdt_bit_set(s->planes + q * s->words, i);
-    return true;
-}
-
-/* Every feature's rows by code as bitsets (code 0 is counted as the rest),
- * unless they would take more than BITS_LIMIT bytes: then none. */
-#define BITS_LIMIT ((size_t)256 << 20)
-
-static pdt_status make_bits(dc_search *s, pdt_error *err)
-{
-    const dc_problem *p = s->p;
-    s->words = pdt_bits_words(p->n);
-    s->bit_at = malloc((p->nf ? p->nf : 1) * sizeof *s->bit_at);
-    if (!s->bit_at) return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu features)", p->nf);
-    size_t total = 0;
-    for (size_t f = 0; f < p->nf; f++) {
-        s->bit_at[f] = total;
-        total += (p->k[f] > 1 ? p->k[f] - 1 : 0) * s->words;
-        if (total > BITS_LIMIT / sizeof *s->bits) return PDT_OK; /* s->bits NULL: count by items */
-    }
-    s->bits = calloc(total ? total : 1, sizeof *s->bits);
-    if (s->bits && !make_planes(s)) free(s->bits), s->bits = NULL;
-    if (!s->bits) return PDT_OK;
-    for (size_t f = 0; f < p->nf; f++)
-        for (size_t i = 0; i < p->n; i++) {
-            uint16_t v = s->col[f * p->n + i];
-            if (v) pdt_bit_set(s->bits + s->bit_at[f] + (v - 1) * s->words, i);
-        }
-    return PDT_OK;
-}
-
 void dc_result_clear(dc_result *r)
 {
     free(r->nodes);
@@ -672,7 +332,7 @@ void dc_result_clear(dc_result *r)
 
 static void search_clear(dc_search *s)
 {
-    for (size_t d = 0; s->frames && d <= s->p->nf; d++) frame_free(&s->frames[d]);
+    for (size_t d = 0; s->frames && d <= s->p->nf; d++) dc_frame_free(&s->frames[d]);
     free(s->frames);
     dc_memo_clear(&s->memo);
     free(s->col);
@@ -743,7 +403,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     for (size_t f = 0; f < p->nf; f++)
         if (p->k[f] > s.maxk) s.maxk = p->k[f];
     if (!s.maxk) s.maxk = 1;
-    pdt_status st = make_groups(&s, err);
+    pdt_status st = dc_make_groups(&s, err);
     if (st == PDT_OK) {
         s.fl = calloc(p->n, sizeof *s.fl);
         s.ccount = malloc(p->nc * sizeof *s.ccount);
@@ -756,8 +416,8 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         for (size_t i = 0; st == PDT_OK && i < p->n; i++)
             for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
         if (st == PDT_OK) dc_row_hash_fill(s.row_hash, p->n), s.memo.row_hash = s.row_hash;
-        if (st == PDT_OK) st = make_floors(&s, err);
-        if (st == PDT_OK) st = make_bits(&s, err);
+        if (st == PDT_OK) st = dc_make_floors(&s, err);
+        if (st == PDT_OK) st = dc_make_bits(&s, err);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
@@ -794,3 +454,4 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     search_clear(&s);
     return st;
 }
+
