@@ -166,6 +166,9 @@ static bool reserve_keys(dc_memo *m, size_t len)
     if (m->n_keys + len <= m->cap_keys) return true;
     size_t cap = m->cap_keys ? 2 * m->cap_keys : 65536;
     while (cap < m->n_keys + len) cap *= 2;
+    /* near the limit, what is left of it (doubling past it would end the search early) */
+    size_t room = m->bytes < m->limit ? m->cap_keys + (m->limit - m->bytes) / sizeof *m->keys : m->cap_keys;
+    if (cap > room && room >= m->n_keys + len) cap = room;
     size_t add = (cap - m->cap_keys) * sizeof *m->keys;
     uint32_t *keys = m->bytes + add <= m->limit ? realloc(m->keys, cap * sizeof *keys) : NULL;
     if (!keys) return false;
