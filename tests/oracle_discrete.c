@@ -5,7 +5,13 @@
  *     fewest branch nodes;
  *   - binary features (0/1 columns) with --sparse and no limit, which the
  *     binary family sends to the branch search, against the brute force and
- *     against the MurTree-class backend given a depth limit no tree can use.
+ *     against the MurTree-class backend given a depth limit no tree can use;
+ *   - one-hot tests x = v (the binary family on text categories) with a
+ *     column that repeats another under renamed categories: different
+ *     branches then select the same rows (x = a and x' = a', or x ≠ a with
+ *     two values and x' = b'), which the search caches once by row set.  The
+ *     oracle here is the definition evaluated on every row subset once
+ *     (2^N subsets, N ≤ 13), every tree of a subset from its children's.
  * The brute force is the objective's definition evaluated over every tree,
  * without bounds or caching; costs are exact integers (λ = a/b, N rows: an
  * error costs b, a branch node a·N).  Every answer is also recounted from the
@@ -17,7 +23,8 @@
 #include "test_util.h"
 
 #define MAX_ROWS 40
-#define MAX_COLS 6
+#define MAX_COLS 12
+#define MAX_COLS_WIDE MAX_COLS
 
 typedef struct instance {
     size_t n, d, classes;
@@ -207,6 +214,120 @@ static void test_binary_sparse_without_limits(void **state)
     }
 }
 
+/* Least cost over every tree of one-hot tests x_j = v on the rows of mask
+ * (both sides non-empty), each subset's optimum computed once (table).
+ * rows[j][v]: the rows with x_j = v. */
+typedef struct subsets {
+    int64_t table[1 << 15];
+    uint32_t rows[MAX_COLS_WIDE][4], of_class[3];
+} subsets;
+
+static int64_t onehot_best(const instance *in, uint32_t mask, int64_t err_cost, int64_t split_cost, subsets *t)
+{
+    int64_t *table = t->table;
+    if (table[mask] >= 0) return table[mask];
+    unsigned total = (unsigned)__builtin_popcount(mask), most = 0;
+    for (size_t c = 0; c < in->classes; c++) {
+        unsigned k = (unsigned)__builtin_popcount(mask & t->of_class[c]);
+        if (k > most) most = k;
+    }
+    int64_t b = (int64_t)(total - most) * err_cost;
+    for (size_t j = 0; j < in->d; j++)
+        for (unsigned v = 0; v < in->k[j]; v++) {
+            uint32_t eq = mask & t->rows[j][v];
+            if (!eq || eq == mask) continue;
+            int64_t c = split_cost + onehot_best(in, eq, err_cost, split_cost, t) +
+                        onehot_best(in, mask & ~eq, err_cost, split_cost, t);
+            if (c < b) b = c;
+        }
+    return table[mask] = b;
+}
+
+/* The optimum over every tree of one-hot tests on all rows. */
+static int64_t onehot_optimum(const instance *in, subsets *t)
+{
+    memset(t->rows, 0, sizeof t->rows);
+    memset(t->of_class, 0, sizeof t->of_class);
+    for (size_t i = 0; i < in->n; i++) {
+        for (size_t j = 0; j < in->d; j++) t->rows[j][in->x[i][j]] |= UINT32_C(1) << i;
+        t->of_class[in->y[i]] |= UINT32_C(1) << i;
+    }
+    for (size_t k = 0; k < ((size_t)1 << in->n); k++) t->table[k] = -1;
+    return onehot_best(in, (UINT32_C(1) << in->n) - 1, in->b, in->a * (int64_t)in->n, t);
+}
+
+static subsets scratch;
+
+static void test_onehot_shared_rows(void **state)
+{
+    (void)state;
+    tu_rng rng = {0x0e407};
+    char csv[4096];
+    for (int t = 0; t < 200; t++) {
+        instance in;
+        random_instance(&in, &rng, false);
+        if (in.n > 13) in.n = 4 + in.n % 10; /* at most 13 rows: the table has 2^13 subsets */
+        in.d = in.d < MAX_COLS - 1 ? in.d : MAX_COLS - 1;
+        /* the last column repeats column 0 with its categories renamed (reversed) */
+        size_t dup = in.d++;
+        in.k[dup] = in.k[0];
+        for (size_t i = 0; i < in.n; i++) in.x[i][dup] = (uint8_t)(in.k[0] - 1 - in.x[i][0]);
+        size_t l = (size_t)t % (sizeof lambdas / sizeof *lambdas);
+        in.a = lambdas[l].a, in.b = lambdas[l].b;
+        instance_csv(csv, sizeof csv, &in, false);
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+        best want = {onehot_optimum(&in, &scratch), 0};
+        pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
+        expect_sparse(m, ds, &in, want, "one-hot, a repeated column", csv);
+        assert_true(pdt_model_optimal(m));
+        pdt_model_free(&m);
+        pdt_dataset_free(&ds);
+    }
+}
+
+/* Many 0/1 columns (6–11, some repeated or complemented) on up to 15 rows:
+ * deep trees, and regions met again under other budgets, where the bounds a
+ * failed search leaves in the memo are read. */
+static void test_binary_many_columns(void **state)
+{
+    (void)state;
+    tu_rng rng = {0x3a11c0};
+    char csv[8192];
+    for (int t = 0; t < 150; t++) {
+        instance in;
+        in.n = 8 + tu_below(&rng, 8);
+        in.d = 6 + tu_below(&rng, 4);
+        in.classes = 2 + tu_below(&rng, 2);
+        for (size_t j = 0; j < in.d; j++) in.k[j] = 2;
+        for (size_t i = 0; i < in.n; i++) {
+            for (size_t j = 0; j < in.d; j++) in.x[i][j] = (uint8_t)tu_below(&rng, 2);
+            unsigned noisy = tu_below(&rng, 5) == 0;
+            in.y[i] = (uint8_t)(noisy ? tu_below(&rng, (uint32_t)in.classes)
+                                      : (in.x[i][0] + in.x[i][1] * in.x[i][2] + in.x[i][3]) % in.classes);
+        }
+        for (size_t extra = tu_below(&rng, 3); extra > 0; extra--, in.d++) { /* a repeat or a complement */
+            size_t of = tu_below(&rng, (uint32_t)in.d);
+            unsigned flip = tu_below(&rng, 2);
+            in.k[in.d] = 2;
+            for (size_t i = 0; i < in.n; i++) in.x[i][in.d] = (uint8_t)(in.x[i][of] ^ flip);
+        }
+        size_t l = (size_t)t % (sizeof lambdas / sizeof *lambdas);
+        in.a = lambdas[l].a, in.b = lambdas[l].b;
+        instance_csv(csv, sizeof csv, &in, true);
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+        best want = {onehot_optimum(&in, &scratch), 0};
+        pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
+        expect_sparse(m, ds, &in, want, "binary, many columns", csv);
+        assert_true(pdt_model_optimal(m));
+        pdt_model_free(&m);
+        pdt_dataset_free(&ds);
+    }
+}
+
 /* Saved and loaded, a multiway model predicts as before and draws its ways. */
 static void test_multiway_model_round_trip(void **state)
 {
@@ -264,6 +385,8 @@ int main(void)
         cmocka_unit_test(test_multiway_sparse),
         cmocka_unit_test(test_multiway_depth),
         cmocka_unit_test(test_binary_sparse_without_limits),
+        cmocka_unit_test(test_onehot_shared_rows),
+        cmocka_unit_test(test_binary_many_columns),
         cmocka_unit_test(test_multiway_model_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* The dynamic programme over branches (discrete.h). */
-#include "discrete.h"
+#include "discrete_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,162 +7,7 @@
 
 #define DC_INF INT64_MAX
 
-/* ------------------------------------------------------------ the memo */
-
-/* A branch's key: its conditions (f << 16 | v), sorted by feature. */
-typedef struct dc_entry {
-    uint64_t hash;
-    uint32_t key, len;  /* conditions at keys[key ..+ len) */
-    int64_t lb;         /* the optimum is at least lb */
-    int64_t best;       /* solved: the optimum */
-    uint32_t feature;   /* solved: the best split, DC_LEAF for a leaf */
-    bool solved;
-    bool incumbent;     /* stopped: feature is the best complete split found (its children solved) */
-} dc_entry;
-
-typedef struct dc_memo {
-    dc_entry *slots;    /* open addressing; hash 0 marks an empty slot */
-    size_t n_slots, used;
-    uint32_t *keys;
-    size_t n_keys, cap_keys;
-    size_t bytes, limit;
-    bool full;
-} dc_memo;
-
-static uint64_t hash_key(const uint32_t *c, size_t len)
-{
-    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len;
-    for (size_t k = 0; k < len; k++) {
-        h ^= c[k];
-        h *= UINT64_C(0xff51afd7ed558ccd);
-        h ^= h >> 33;
-    }
-    return h | 1;
-}
-
-static dc_entry *memo_find(dc_memo *m, const uint32_t *c, size_t len, uint64_t h)
-{
-    size_t mask = m->n_slots - 1;
-    for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
-        dc_entry *e = &m->slots[p];
-        if (!e->hash) return e;
-        if (e->hash == h && e->len == len && (!len || memcmp(m->keys + e->key, c, len * sizeof *c) == 0))
-            return e;
-    }
-}
-
-static bool memo_grow(dc_memo *m)
-{
-    size_t n_slots = m->n_slots ? 2 * m->n_slots : 4096;
-    size_t add = n_slots * sizeof(dc_entry) - m->n_slots * sizeof(dc_entry);
-    if (m->bytes + add > m->limit) return false;
-    dc_entry *slots = calloc(n_slots, sizeof *slots), *old = m->slots;
-    if (!slots) return false;
-    size_t old_n = m->n_slots;
-    m->slots = slots;
-    m->n_slots = n_slots;
-    for (size_t p = 0; p < old_n; p++)
-        if (old[p].hash) *memo_find(m, m->keys + old[p].key, old[p].len, old[p].hash) = old[p];
-    free(old);
-    m->bytes += add;
-    return true;
-}
-
-/* The entry of branch c, created (lb 0, unsolved) when absent; NULL when the
- * memo may grow no more. */
-static dc_entry *memo_get(dc_memo *m, const uint32_t *c, size_t len, bool create)
-{
-    uint64_t h = hash_key(c, len);
-    if (m->n_slots) {
-        dc_entry *e = memo_find(m, c, len, h);
-        if (e->hash || !create) return e->hash ? e : NULL;
-    } else if (!create) {
-        return NULL;
-    }
-    if ((m->used + 1) * 2 > m->n_slots && !memo_grow(m)) return m->full = true, NULL;
-    if (m->n_keys + len > m->cap_keys) {
-        size_t cap = m->cap_keys ? 2 * m->cap_keys : 65536;
-        while (cap < m->n_keys + len) cap *= 2;
-        size_t add = (cap - m->cap_keys) * sizeof *m->keys;
-        uint32_t *keys = m->bytes + add <= m->limit ? realloc(m->keys, cap * sizeof *keys) : NULL;
-        if (!keys) return m->full = true, NULL;
-        m->keys = keys;
-        m->cap_keys = cap;
-        m->bytes += add;
-    }
-    dc_entry *e = memo_find(m, c, len, h);
-    if (len) memcpy(m->keys + m->n_keys, c, len * sizeof *c); /* the root's key is empty */
-    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .feature = DC_LEAF};
-    m->n_keys += len;
-    m->used++;
-    return e;
-}
-
 /* ------------------------------------------------------------ the search */
-
-typedef struct dc_search {
-    const dc_problem *p;
-    uint32_t max_depth;     /* of the current run: the problem's, or a shallower one */
-    dc_memo memo;
-    uint32_t *group;        /* n: rows equal on every feature share a group */
-    size_t n_groups;
-    uint32_t *gcount;       /* n_groups * nc scratch counts, zero between uses */
-    uint32_t *touched;      /* groups touched */
-    uint32_t *ccount;       /* nc scratch */
-    size_t maxk;
-    struct timespec start;
-    uint64_t calls;
-    const char *stopped_by; /* set once: every call then fails */
-    uint64_t evaluations;
-    struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
-} dc_search;
-
-typedef struct dc_stats {
-    uint64_t errors, floor; /* leaf errors; errors no tree can avoid */
-    uint32_t label;
-} dc_stats;
-
-/* Leaf errors and label of the items, and their unavoidable errors unless
- * `floor` is false (a subset of items without any has none: not counted). */
-static dc_stats stats(dc_search *s, const uint32_t *items, size_t len, bool floor)
-{
-    const dc_problem *p = s->p;
-    const size_t nc = p->nc;
-    dc_stats st = {0, 0, 0};
-    memset(s->ccount, 0, nc * sizeof *s->ccount);
-    size_t n_touched = 0;
-    if (!floor) {
-        for (size_t k = 0; k < len; k++) s->ccount[p->y[items[k]]]++;
-        uint32_t most = 0;
-        for (size_t c = 0; c < nc; c++)
-            if (s->ccount[c] > most) most = s->ccount[c], st.label = (uint32_t)c;
-        st.errors = len - most;
-        return st;
-    }
-    for (size_t k = 0; k < len; k++) {
-        uint32_t i = items[k], g = s->group[i], c = p->y[i];
-        s->ccount[c]++;
-        uint32_t *gc = s->gcount + (size_t)g * nc;
-        bool fresh = true;
-        for (size_t d = 0; d < nc && fresh; d++) fresh = gc[d] == 0;
-        if (fresh) s->touched[n_touched++] = g;
-        gc[c]++;
-    }
-    uint32_t most = 0;
-    for (size_t c = 0; c < nc; c++)
-        if (s->ccount[c] > most) most = s->ccount[c], st.label = (uint32_t)c;
-    st.errors = len - most;
-    for (size_t t = 0; t < n_touched; t++) {
-        uint32_t *gc = s->gcount + (size_t)s->touched[t] * nc, sum = 0, top = 0;
-        for (size_t c = 0; c < nc; c++) {
-            sum += gc[c];
-            if (gc[c] > top) top = gc[c];
-            gc[c] = 0;
-        }
-        st.floor += sum - top;
-    }
-    return st;
-}
 
 static bool out_of_time(dc_search *s)
 {
@@ -180,6 +25,14 @@ static bool out_of_time(dc_search *s)
     return s->stopped_by != NULL;
 }
 
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* The depth left to a region at `depth` (the memo's key). */
+static uint32_t depth_left(const dc_search *s, size_t depth)
+{
+    return s->max_depth == PDT_UNLIMITED ? PDT_UNLIMITED : s->max_depth - (uint32_t)depth;
+}
+
 /* Branch c plus the condition (f, v), sorted, into out; its length. */
 static size_t extend(uint32_t *out, const uint32_t *c, size_t len, uint32_t f, uint32_t v)
 {
@@ -190,13 +43,6 @@ static size_t extend(uint32_t *out, const uint32_t *c, size_t len, uint32_t f, u
     return o;
 }
 
-/* A candidate split and its lower bound. */
-typedef struct dc_cand {
-    int64_t lb;
-    uint32_t f;
-} dc_cand;
-
-
 static int cand_cmp(const void *a, const void *b)
 {
     const dc_cand *x = a, *y = b;
@@ -204,113 +50,155 @@ static int cand_cmp(const void *a, const void *b)
     return (x->f > y->f) - (x->f < y->f);
 }
 
-/* The scratch of one depth of the recursion (one node at a time per depth). */
-typedef struct dc_frame {
-    uint32_t *part;  /* n: the node's items grouped by a feature's code */
-    uint32_t *start; /* maxk + 1 */
-    uint32_t *key;   /* depth + 1: a child's branch */
-    int64_t *clb;    /* nf * maxk: the look-ahead's bound of each child of each split */
-    dc_cand *cand;   /* nf */
-} dc_frame;
-
-static dc_frame *frame_at(dc_search *s, size_t depth)
-{
-    const dc_problem *p = s->p;
-    dc_frame *fr = &s->frames[depth];
-    if (fr->part) return fr;
-    fr->part = malloc((p->n ? p->n : 1) * sizeof *fr->part);
-    fr->start = malloc((s->maxk + 1) * sizeof *fr->start);
-    fr->key = malloc((depth + 1) * sizeof *fr->key);
-    fr->clb = malloc((p->nf ? p->nf : 1) * s->maxk * sizeof *fr->clb);
-    fr->cand = malloc((p->nf ? p->nf : 1) * sizeof *fr->cand);
-    if (fr->part && fr->start && fr->key && fr->clb && fr->cand) return fr;
-    free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
-    *fr = (dc_frame){0};
-    return NULL;
-}
-
-/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
-static void partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out,
-                      uint32_t *start)
-{
-    const dc_problem *p = s->p;
-    size_t kf = p->k[f];
-    memset(start, 0, (kf + 1) * sizeof *start);
-    for (size_t t = 0; t < len; t++) start[p->x[(size_t)items[t] * p->nf + f] + 1]++;
-    for (size_t v = 0; v < kf; v++) start[v + 1] += start[v];
-    for (size_t t = 0; t < len; t++) {
-        uint32_t v = p->x[(size_t)items[t] * p->nf + f];
-        out[start[v]++] = items[t];
-    }
-    for (size_t v = kf; v > 0; v--) start[v] = start[v - 1];
-    start[0] = 0;
-}
-
 /* Least cost of a child: its leaf, or a split over its unavoidable errors,
- * or what the memo knows. */
-static int64_t child_bound(dc_search *s, const uint32_t *key, size_t len, const dc_stats *cs, bool can_split)
+ * or what the memo knows of it (e, or NULL). */
+static int64_t child_bound(const dc_search *s, uint64_t errors, uint64_t floor, bool can_split, const dc_entry *e)
 {
     const dc_problem *p = s->p;
-    int64_t leaf = (int64_t)cs->errors * p->err_cost;
-    int64_t lb = leaf;
-    if (can_split && cs->errors > cs->floor) {
-        int64_t split = p->split_cost + (int64_t)cs->floor * p->err_cost;
-        if (split < lb) lb = split;
-    }
-    dc_entry *e = memo_get(&s->memo, key, len, false);
+    int64_t lb = (int64_t)errors * p->err_cost;
+    if (can_split && errors > floor) lb = min64(lb, p->split_cost + (int64_t)floor * p->err_cost);
     if (e && e->solved) return e->best;
     if (e && e->lb > lb) lb = e->lb;
     return lb;
 }
 
-/* The optimum of branch c (items, len) if it is below ub, else a lower bound
- * that is at least ub. */
-static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
-                     int64_t ub, bool floor)
+/* A lower bound of a region (rows, m; at `depth`) from its own look-ahead:
+ * its leaf (errors given), or a split whose children are each a leaf or one
+ * more split.  Stops at `known` (nothing better is sought).  Scratch: the
+ * frame of `depth`, free while the region's parent chooses its split. */
+static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t depth, uint64_t errors, uint64_t floor,
+                          int64_t known)
 {
     const dc_problem *p = s->p;
-    dc_entry *e = memo_get(&s->memo, c, depth, true);
+    int64_t best = (int64_t)errors * p->err_cost;
+    if (!(s->max_depth == PDT_UNLIMITED || depth < s->max_depth) || errors <= floor || best <= known) return best;
+    dc_frame *fr = dc_frame_at(s, depth);
+    if (!fr) return known;
+    const bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
+    const bool bits = dc_class_bits(s, fr, rows, m);
+    for (size_t g = 0; g < p->nf && best > known; g++) {
+        size_t at = g * s->maxk;
+        if (dc_count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
+        int64_t q = p->split_cost;
+        for (size_t w = 0; w < p->k[g]; w++)
+            if (fr->cm[at + w]) q += child_bound(s, fr->cerr[at + w], fr->cfl[at + w], child_split, NULL);
+        best = min64(best, q);
+    }
+    return best > known ? best : known;
+}
+
+/* The children of the split on f (part, start; at `depth`), each bound
+ * clb[v] raised by what the memo knows now and by the child's own look-ahead
+ * (kept in the memo); their sum. */
+static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *part, const uint32_t *start,
+                       size_t depth, int64_t *clb)
+{
+    const dc_problem *p = s->p;
+    int64_t sum = 0;
+    for (size_t v = 0; v < p->k[f]; v++) {
+        size_t m = start[v + 1] - start[v];
+        if (!m) continue;
+        dc_entry *e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), true);
+        if (e && e->solved) {
+            clb[v] = e->best;
+        } else if (e) {
+            if (!e->looked) {
+                int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
+                                        min64(clb[v], e->lb));
+                e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), false);
+                if (e && lb > e->lb) e->lb = lb;
+                if (e) e->looked = true;
+                clb[v] = lb > clb[v] ? lb : clb[v];
+            }
+            if (e && e->lb > clb[v]) clb[v] = e->lb;
+        }
+        sum += clb[v];
+    }
+    return sum;
+}
+
+/* The optimum of branch c (items, len; `depth` conditions) if it is below
+ * ub, else a lower bound that is at least ub. */
+static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
+                     int64_t ub)
+{
+    const dc_problem *p = s->p;
+    const uint32_t rem = depth_left(s, depth);
+    dc_entry *e = dc_memo_get(&s->memo, items, len, rem, true);
     if (e && e->solved) return e->best;
     if (e && e->lb >= ub) return e->lb;
     if (out_of_time(s)) return ub;
     s->evaluations++;
-    dc_stats st = stats(s, items, len, floor);
+    dc_stats st = dc_region_stats(s, items, len);
     int64_t leaf = (int64_t)st.errors * p->err_cost;
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
     uint32_t best_f = DC_LEAF;
+    int64_t lower = leaf; /* when nothing beats ub: the least bound of the leaf and every split */
     bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
+    if (can_split) lower = min64(lower, p->split_cost + (int64_t)st.floor * p->err_cost);
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
+        lower = leaf;
         bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
-        dc_frame *fr = frame_at(s, depth);
+        dc_frame *fr = dc_frame_at(s, depth);
         if (!fr) s->stopped_by = "memory limit";
         size_t n_cand = 0;
         uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL, *key = fr ? fr->key : NULL;
-        /* every split's bound, one level of look-ahead; its children's bounds kept */
+        /* every split's bound, one level of look-ahead; its children's bounds kept.  First
+         * every child's size and errors: a split whose bound from these alone (each child its
+         * leaf or one more split) reaches `bound` is out without a look at the memo, which can
+         * only raise bounds.  Then the others' hashes (memo slots prefetched), then the memo */
+        const uint32_t child_rem = depth_left(s, depth + 1);
+        size_t n_split = 0;
+        const bool bits = fr && dc_class_bits(s, fr, items, len);
         for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
+            size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-            partition(s, (uint32_t)f, items, len, part, start);
-            size_t present = 0;
-            int64_t lb = p->split_cost, *clb = fr->clb + f * s->maxk;
+            if (dc_count_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
+                continue;
+            int64_t quick = p->split_cost;
+            for (size_t v = 0; v < p->k[f]; v++)
+                if (fr->cm[at + v]) quick += child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, NULL);
+            if (quick >= bound) {
+                lower = min64(lower, quick);
+                continue;
+            }
+            fr->split[n_split++] = (uint32_t)f;
+            dc_hash_codes(s, (uint32_t)f, items, len, fr->cm + at, child_rem, fr->chash + at);
+        }
+        for (size_t t = 0; t < n_split; t++) {
+            const uint32_t f = fr->split[t];
+            size_t at = f * s->maxk;
+            int64_t lb = p->split_cost, *clb = fr->clb + at;
             for (size_t v = 0; v < p->k[f]; v++) {
-                size_t m = start[v + 1] - start[v];
+                size_t m = fr->cm[at + v];
                 clb[v] = 0;
                 if (!m) continue;
-                present++;
-                dc_stats cs = stats(s, part + start[v], m, st.floor > 0);
-                size_t kl = extend(key, c, depth, (uint32_t)f, (uint32_t)v);
-                lb += clb[v] = child_bound(s, key, kl, &cs, child_split);
+                dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v, NULL, NULL};
+                if (bits && p->k[f] == 2 && s->bit_at[f] != SIZE_MAX)
+                    sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
+                const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
+                lb += clb[v] = child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, ce);
             }
-            if (present >= 2 && lb < bound) fr->cand[n_cand++] = (dc_cand){lb, (uint32_t)f};
+            if (lb < bound) fr->cand[n_cand++] = (dc_cand){lb, f};
+            else lower = min64(lower, lb);
         }
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
         for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
-            if (fr->cand[t].lb >= bound) break;
+            if (fr->cand[t].lb >= bound) { /* and every later one */
+                lower = min64(lower, fr->cand[t].lb);
+                break;
+            }
             uint32_t f = fr->cand[t].f;
-            const int64_t *clb = fr->clb + (size_t)f * s->maxk;
-            /* the children's bounds cannot have changed: no other split's subtree holds (f, v) */
-            int64_t rest = fr->cand[t].lb - p->split_cost, sum = p->split_cost;
-            partition(s, f, items, len, part, start);
+            int64_t *clb = fr->clb + (size_t)f * s->maxk;
+            dc_partition(s, f, items, len, part, start);
+            /* every child's own look-ahead before any is solved: a costly sibling ends the split
+             * before a cheap first child is searched under a loose budget */
+            int64_t rest = sharpen(s, fr, f, part, start, depth + 1, clb), sum = p->split_cost;
+            if (p->split_cost + rest >= bound) {
+                lower = min64(lower, p->split_cost + rest);
+                continue;
+            }
             bool complete = true;
             for (size_t v = 0; v < p->k[f] && complete; v++) {
                 size_t m = start[v + 1] - start[v];
@@ -318,10 +206,11 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 rest -= clb[v];
                 int64_t child_ub = bound - sum - rest;
                 size_t kl = extend(key, c, depth, f, (uint32_t)v);
-                int64_t got = solve(s, part + start[v], m, key, kl, child_ub, st.floor > 0);
+                int64_t got = solve(s, part + start[v], m, key, kl, child_ub);
                 sum += got;
                 if (got >= child_ub || s->stopped_by) complete = false;
             }
+            lower = min64(lower, sum + rest); /* the children not reached: their look-ahead bounds */
             if (complete && sum < bound) {
                 best = sum;
                 best_f = f;
@@ -329,18 +218,19 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             }
         }
     }
-    e = memo_get(&s->memo, c, depth, !s->stopped_by); /* the table may have moved */
+    e = dc_memo_get(&s->memo, items, len, rem, !s->stopped_by); /* the table may have moved */
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
         if (e && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
         return ub;
     }
     if (best < ub) {
-        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .lb = best, .best = best,
+        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .lb = best, .best = best,
                                .feature = best_f, .solved = true};
         return best;
     }
-    if (e && e->lb < ub) e->lb = ub;
-    return ub;
+    if (lower < ub) lower = ub; /* (cannot happen: every way was cut at ub or above) */
+    if (e && e->lb < lower) e->lb = lower;
+    return lower;
 }
 
 /* ------------------------------------------------------------ the tree */
@@ -377,7 +267,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     dc_search *s = b->s;
     const dc_problem *p = s->p;
     dc_result *r = b->r;
-    dc_stats st = stats(s, items, len, false);
+    dc_stats st = dc_region_stats(s, items, len);
     uint64_t *counts = r->counts + at * p->nc;
     memset(counts, 0, p->nc * sizeof *counts);
     for (size_t t = 0; t < len; t++) counts[p->y[items[t]]]++;
@@ -387,7 +277,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     nd->errors = st.errors;
     nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
-    dc_entry *e = memo_get(&s->memo, c, depth, false);
+    dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), false);
     if (!e || !(e->solved || e->incumbent) || e->feature == DC_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
@@ -400,7 +290,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
         free(start);
         return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
     }
-    partition(s, f, items, len, part, start);
+    dc_partition(s, f, items, len, part, start);
     size_t present = 0;
     for (size_t v = 0; v < p->k[f]; v++) present += start[v + 1] > start[v];
     pdt_status st2 = grow_nodes(b, present);
@@ -433,50 +323,6 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     return st2;
 }
 
-/* ------------------------------------------------------------ set-up */
-
-static pdt_status make_groups(dc_search *s, pdt_error *err)
-{
-    const dc_problem *p = s->p;
-    size_t n = p->n, slots = 64;
-    while (slots < 2 * n) slots *= 2;
-    uint32_t *table = malloc(slots * sizeof *table); /* row + 1 of a group's first row */
-    s->group = malloc((n ? n : 1) * sizeof *s->group);
-    if (!table || !s->group) {
-        free(table);
-        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", n);
-    }
-    memset(table, 0, slots * sizeof *table);
-    uint32_t *first = malloc((n ? n : 1) * sizeof *first); /* group -> a row */
-    if (!first) {
-        free(table);
-        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", n);
-    }
-    s->n_groups = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint16_t *row = p->x + i * p->nf;
-        uint64_t h = UINT64_C(1469598103934665603);
-        for (size_t f = 0; f < p->nf; f++) h = (h ^ row[f]) * UINT64_C(1099511628211);
-        size_t q = (size_t)(h ^ h >> 29) & (slots - 1);
-        for (;; q = (q + 1) & (slots - 1)) {
-            if (!table[q]) {
-                table[q] = (uint32_t)s->n_groups + 1;
-                first[s->n_groups] = (uint32_t)i;
-                s->group[i] = (uint32_t)s->n_groups++;
-                break;
-            }
-            uint32_t g = table[q] - 1;
-            if (memcmp(p->x + (size_t)first[g] * p->nf, row, p->nf * sizeof *row) == 0) {
-                s->group[i] = g;
-                break;
-            }
-        }
-    }
-    free(table);
-    free(first);
-    return PDT_OK;
-}
-
 void dc_result_clear(dc_result *r)
 {
     free(r->nodes);
@@ -486,16 +332,17 @@ void dc_result_clear(dc_result *r)
 
 static void search_clear(dc_search *s)
 {
-    for (size_t d = 0; s->frames && d <= s->p->nf; d++) {
-        dc_frame *fr = &s->frames[d];
-        free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
-    }
+    for (size_t d = 0; s->frames && d <= s->p->nf; d++) dc_frame_free(&s->frames[d]);
     free(s->frames);
-    free(s->memo.slots);
-    free(s->memo.keys);
+    dc_memo_clear(&s->memo);
+    free(s->col);
+    free(s->row_hash);
+    free(s->bits);
+    free(s->bit_at);
+    free(s->pcount);
     free(s->group);
-    free(s->gcount);
-    free(s->touched);
+    free(s->fl);
+    free(s->planes);
     free(s->ccount);
 }
 
@@ -507,12 +354,10 @@ static pdt_status run(dc_search *s, dc_result *r, bool *solved, uint32_t max_dep
                       const uint32_t *all, pdt_error *err)
 {
     const dc_problem *p = s->p;
-    free(s->memo.slots);
-    free(s->memo.keys);
-    s->memo = (dc_memo){.limit = s->memo.limit};
+    dc_memo_clear(&s->memo);
     s->max_depth = max_depth;
     uint32_t none = 0;
-    int64_t cost = solve(s, all, p->n, &none, 0, ub, true);
+    int64_t cost = solve(s, all, p->n, &none, 0, ub);
     *solved = !s->stopped_by && cost < ub;
     memset(r, 0, sizeof *r);
     dc_build b = {s, r, 0, err};
@@ -554,16 +399,25 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     if (p->n == 0 || p->nc == 0) return pdt_error_set(err, PDT_EINVAL, "no rows to fit");
     dc_search s = {.p = p};
     s.memo.limit = p->memo_bytes ? p->memo_bytes : (size_t)1 << 30;
+    s.memo.n_rows = p->n;
     for (size_t f = 0; f < p->nf; f++)
         if (p->k[f] > s.maxk) s.maxk = p->k[f];
     if (!s.maxk) s.maxk = 1;
-    pdt_status st = make_groups(&s, err);
+    pdt_status st = dc_make_groups(&s, err);
     if (st == PDT_OK) {
-        s.gcount = calloc(s.n_groups * p->nc, sizeof *s.gcount);
-        s.touched = malloc(p->n * sizeof *s.touched);
+        s.fl = calloc(p->n, sizeof *s.fl);
         s.ccount = malloc(p->nc * sizeof *s.ccount);
+        s.pcount = malloc(s.maxk * p->nc * sizeof *s.pcount);
+        s.col = malloc((p->n * p->nf + 1) * sizeof *s.col);
+        s.row_hash = malloc(p->n * sizeof *s.row_hash);
         s.frames = calloc(p->nf + 1, sizeof *s.frames);
-        if (!s.gcount || !s.touched || !s.ccount || !s.frames) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+        if (!s.fl || !s.ccount || !s.pcount || !s.col || !s.row_hash || !s.frames)
+            st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+        for (size_t i = 0; st == PDT_OK && i < p->n; i++)
+            for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
+        if (st == PDT_OK) dc_row_hash_fill(s.row_hash, p->n), s.memo.row_hash = s.row_hash;
+        if (st == PDT_OK) st = dc_make_floors(&s, err);
+        if (st == PDT_OK) st = dc_make_bits(&s, err);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
@@ -600,3 +454,4 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     search_clear(&s);
     return st;
 }
+

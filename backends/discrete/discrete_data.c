@@ -1,0 +1,296 @@
+/* The branch search's data (discrete_impl.h): a region's counts, a split's
+ * children counted and hashed without moving rows (by items, or by bitsets
+ * on large nodes), and the set-up: groups of equal rows, their unavoidable
+ * errors, the bitsets of every feature's codes. */
+#include "discrete_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitset.h"
+
+/* Leaf errors and label of the items, and their unavoidable errors: rows
+ * equal on every feature are never parted, so a region's unavoidable errors
+ * are the sum of its groups', each counted on the group's first row (fl). */
+dc_stats dc_region_stats(dc_search *s, const uint32_t *items, size_t len)
+{
+    const dc_problem *p = s->p;
+    const size_t nc = p->nc;
+    dc_stats st = {0, 0, 0};
+    memset(s->ccount, 0, nc * sizeof *s->ccount);
+    for (size_t k = 0; k < len; k++) {
+        s->ccount[p->y[items[k]]]++;
+        st.floor += s->fl[items[k]];
+    }
+    uint32_t most = 0;
+    for (size_t c = 0; c < nc; c++)
+        if (s->ccount[c] > most) most = s->ccount[c], st.label = (uint32_t)c;
+    st.errors = len - most;
+    return st;
+}
+
+void dc_frame_free(dc_frame *fr)
+{
+    free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
+    free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
+    *fr = (dc_frame){0};
+}
+
+dc_frame *dc_frame_at(dc_search *s, size_t depth)
+{
+    const dc_problem *p = s->p;
+    dc_frame *fr = &s->frames[depth];
+    if (fr->part) return fr;
+    fr->part = malloc((p->n ? p->n : 1) * sizeof *fr->part);
+    fr->start = malloc((s->maxk + 1) * sizeof *fr->start);
+    fr->key = malloc((depth + 1) * sizeof *fr->key);
+    size_t cells = (p->nf ? p->nf : 1) * s->maxk;
+    fr->clb = malloc(cells * sizeof *fr->clb);
+    fr->chash = malloc(cells * sizeof *fr->chash);
+    fr->cm = malloc(cells * sizeof *fr->cm);
+    fr->cerr = malloc(cells * sizeof *fr->cerr);
+    fr->cfl = malloc(cells * sizeof *fr->cfl);
+    fr->cand = malloc((p->nf ? p->nf : 1) * sizeof *fr->cand);
+    fr->split = malloc((p->nf ? p->nf : 1) * sizeof *fr->split);
+    fr->rc = s->bits ? malloc((p->nc + 1) * s->words * sizeof *fr->rc) : NULL;
+    fr->rtot = malloc((p->nc + 1) * sizeof *fr->rtot);
+    if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
+        fr->split &&
+        (fr->rc || !s->bits) && fr->rtot)
+        return fr;
+    dc_frame_free(fr);
+    return NULL;
+}
+
+/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
+void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out,
+                  uint32_t *start)
+{
+    const dc_problem *p = s->p;
+    size_t kf = p->k[f];
+    memset(start, 0, (kf + 1) * sizeof *start);
+    const uint16_t *code = s->col + (size_t)f * p->n;
+    for (size_t t = 0; t < len; t++) start[code[items[t]] + 1]++;
+    for (size_t v = 0; v < kf; v++) start[v + 1] += start[v];
+    for (size_t t = 0; t < len; t++) {
+        uint32_t v = code[items[t]];
+        out[start[v]++] = items[t];
+    }
+    for (size_t v = kf; v > 0; v--) start[v] = start[v - 1];
+    start[0] = 0;
+}
+
+/* Counting by bitsets costs about one word per (code, class) and by items
+ * about BIT_ITEMS words per item (a dependent increment each). */
+#define BIT_ITEMS 4
+
+/* The node's rows of each class as bitsets in fr->rc (and their numbers in
+ * fr->rtot), when some split will count faster by bitsets than by items. */
+bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len)
+{
+    const dc_problem *p = s->p;
+    const size_t nc = p->nc, words = s->words;
+    if (!s->bits || nc * words >= BIT_ITEMS * len) return false;
+    uint64_t *all = fr->rc + nc * words;
+    memset(fr->rc, 0, (nc + 1) * words * sizeof *fr->rc);
+    uint32_t floor = 0;
+    for (size_t t = 0; t < len; t++) {
+        pdt_bit_set(fr->rc + p->y[items[t]] * words, items[t]);
+        pdt_bit_set(all, items[t]);
+        floor += s->fl[items[t]];
+    }
+    for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
+    fr->rtot[nc] = floor;
+    return true;
+}
+
+/* Class counts by code of feature f (count[v * nc + c]) and unavoidable
+ * errors (fl[v]) from the node's bitsets. */
+static void count_bits(const dc_search *s, const dc_frame *fr, uint32_t f, uint32_t *count, uint32_t *fl)
+{
+    const size_t kf = s->p->k[f], nc = s->p->nc, words = s->words;
+    const uint64_t *all = fr->rc + nc * words;
+    for (size_t c = 0; c < nc; c++) count[c] = fr->rtot[c];
+    fl[0] = fr->rtot[nc];
+    for (size_t v = 1; v < kf; v++) {
+        const uint64_t *b = s->bits + s->bit_at[f] + (v - 1) * words;
+        for (size_t c = 0; c < nc; c++) {
+            count[v * nc + c] = pdt_bits_and_count(fr->rc + c * words, b, words);
+            count[c] -= count[v * nc + c];
+        }
+        fl[v] = 0;
+        for (size_t q = 0; q < s->n_planes && fl[0]; q++)
+            fl[v] += pdt_bits_and3_count(all, b, s->planes + q * words, words) << q;
+        fl[0] -= fl[v];
+    }
+}
+
+/* The children of a split on f without moving the items: for each code v,
+ * the number of items m[v], their leaf errors err[v] and unavoidable errors
+ * fl[v].  The number of codes present.  bits: fr holds the node's bitsets. */
+size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items,
+                      size_t len, uint32_t *m, uint32_t *err, uint32_t *fl)
+{
+    const dc_problem *p = s->p;
+    const size_t kf = p->k[f], nc = p->nc;
+    const uint16_t *code = s->col + (size_t)f * p->n;
+    const uint32_t *y = p->y;
+    uint32_t *count = s->pcount;
+    if (bits && s->bit_at[f] != SIZE_MAX && (kf - 1) * nc * s->words < BIT_ITEMS * len) {
+        count_bits(s, fr, f, count, fl);
+    } else {
+        memset(count, 0, kf * nc * sizeof *count);
+        memset(fl, 0, kf * sizeof *fl);
+        for (size_t t = 0; t < len; t++) {
+            uint32_t i = items[t];
+            count[code[i] * nc + y[i]]++;
+            fl[code[i]] += s->fl[i];
+        }
+    }
+    size_t present = 0;
+    for (size_t v = 0; v < kf; v++) {
+        uint32_t sum = 0, most = 0;
+        for (size_t c = 0; c < nc; c++) {
+            sum += count[v * nc + c];
+            if (count[v * nc + c] > most) most = count[v * nc + c];
+        }
+        m[v] = sum;
+        err[v] = sum - most;
+        present += sum > 0;
+    }
+    return present;
+}
+
+/* The memo hashes of the children of a split on f (m: their sizes), their
+ * slots prefetched. */
+void dc_hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *m, uint32_t rem,
+                   uint64_t *h)
+{
+    const dc_problem *p = s->p;
+    const size_t kf = p->k[f];
+    const uint16_t *code = s->col + (size_t)f * p->n;
+    const uint64_t *rh = s->row_hash;
+    if (kf == 2) { /* branch-free: one masked sum */
+        uint64_t all = 0, one = 0;
+        for (size_t t = 0; t < len; t++) {
+            uint32_t i = items[t];
+            all += rh[i];
+            one += rh[i] & (0 - (uint64_t)code[i]);
+        }
+        h[0] = all - one, h[1] = one;
+    } else {
+        for (size_t v = 0; v < kf; v++) h[v] = 0;
+        for (size_t t = 0; t < len; t++) h[code[items[t]]] += rh[items[t]];
+    }
+    for (size_t v = 0; v < kf; v++) {
+        if (!m[v]) continue;
+        h[v] = dc_hash_final(h[v], m[v], rem);
+        dc_memo_prefetch(&s->memo, h[v]);
+    }
+}
+
+/* ------------------------------------------------------------ set-up */
+
+pdt_status dc_make_groups(dc_search *s, pdt_error *err)
+{
+    const dc_problem *p = s->p;
+    size_t n = p->n, slots = 64;
+    while (slots < 2 * n) slots *= 2;
+    uint32_t *table = malloc(slots * sizeof *table); /* row + 1 of a group's first row */
+    s->group = malloc((n ? n : 1) * sizeof *s->group);
+    if (!table || !s->group) {
+        free(table);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", n);
+    }
+    memset(table, 0, slots * sizeof *table);
+    uint32_t *first = malloc((n ? n : 1) * sizeof *first); /* group -> a row */
+    if (!first) {
+        free(table);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", n);
+    }
+    s->n_groups = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint16_t *row = p->x + i * p->nf;
+        uint64_t h = UINT64_C(1469598103934665603);
+        for (size_t f = 0; f < p->nf; f++) h = (h ^ row[f]) * UINT64_C(1099511628211);
+        size_t q = (size_t)(h ^ h >> 29) & (slots - 1);
+        for (;; q = (q + 1) & (slots - 1)) {
+            if (!table[q]) {
+                table[q] = (uint32_t)s->n_groups + 1;
+                first[s->n_groups] = (uint32_t)i;
+                s->group[i] = (uint32_t)s->n_groups++;
+                break;
+            }
+            uint32_t g = table[q] - 1;
+            if (memcmp(p->x + (size_t)first[g] * p->nf, row, p->nf * sizeof *row) == 0) {
+                s->group[i] = g;
+                break;
+            }
+        }
+    }
+    free(table);
+    free(first);
+    return PDT_OK;
+}
+
+/* Each group's unavoidable errors (its rows less its most frequent class)
+ * on its first row. */
+pdt_status dc_make_floors(dc_search *s, pdt_error *err)
+{
+    const dc_problem *p = s->p;
+    const size_t nc = p->nc;
+    uint32_t *count = calloc(s->n_groups * nc, sizeof *count);
+    if (!count) return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+    for (size_t i = 0; i < p->n; i++) count[(size_t)s->group[i] * nc + p->y[i]]++;
+    for (size_t i = 0; i < p->n; i++) {
+        uint32_t *gc = count + (size_t)s->group[i] * nc, sum = 0, top = 0;
+        for (size_t c = 0; c < nc; c++) sum += gc[c], top = gc[c] > top ? gc[c] : top;
+        s->fl[i] = sum - top;          /* 0 for a group met before: its counts are cleared */
+        memset(gc, 0, nc * sizeof *gc);
+    }
+    free(count);
+    return PDT_OK;
+}
+
+/* The bit planes of fl as bitsets of rows (bit q of every row's fl). */
+static bool make_planes(dc_search *s)
+{
+    const dc_problem *p = s->p;
+    uint32_t most = 0;
+    for (size_t i = 0; i < p->n; i++) most = s->fl[i] > most ? s->fl[i] : most;
+    while (most >> s->n_planes) s->n_planes++;
+    if (!s->n_planes) return true;
+    s->planes = calloc(s->n_planes * s->words, sizeof *s->planes);
+    if (!s->planes) return false;
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t q = 0; q < s->n_planes; q++)
+            if (s->fl[i] >> q & 1) pdt_bit_set(s->planes + q * s->words, i);
+    return true;
+}
+
+/* Every feature's rows by code as bitsets (code 0 is counted as the rest),
+ * unless they would take more than BITS_LIMIT bytes: then none. */
+#define BITS_LIMIT ((size_t)256 << 20)
+
+pdt_status dc_make_bits(dc_search *s, pdt_error *err)
+{
+    const dc_problem *p = s->p;
+    s->words = pdt_bits_words(p->n);
+    s->bit_at = malloc((p->nf ? p->nf : 1) * sizeof *s->bit_at);
+    if (!s->bit_at) return pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu features)", p->nf);
+    size_t total = 0;
+    for (size_t f = 0; f < p->nf; f++) {
+        s->bit_at[f] = total;
+        total += (p->k[f] > 1 ? p->k[f] - 1 : 0) * s->words;
+        if (total > BITS_LIMIT / sizeof *s->bits) return PDT_OK; /* s->bits NULL: count by items */
+    }
+    s->bits = calloc(total ? total : 1, sizeof *s->bits);
+    if (s->bits && !make_planes(s)) free(s->bits), s->bits = NULL;
+    if (!s->bits) return PDT_OK;
+    for (size_t f = 0; f < p->nf; f++)
+        for (size_t i = 0; i < p->n; i++) {
+            uint16_t v = s->col[f * p->n + i];
+            if (v) pdt_bit_set(s->bits + s->bit_at[f] + (v - 1) * s->words, i);
+        }
+    return PDT_OK;
+}

@@ -1,0 +1,87 @@
+/* The branch search's internals, shared by discrete.c (the search, the
+ * tree, the runs) and discrete_data.c (counting and the data's set-up).
+ * Internal to backends/discrete/. */
+#ifndef PDT_DISCRETE_IMPL_H
+#define PDT_DISCRETE_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "discrete.h"
+#include "discrete_memo.h"
+
+typedef struct dc_search {
+    const dc_problem *p;
+    uint32_t max_depth;     /* of the current run: the problem's, or a shallower one */
+    dc_memo memo;
+    uint32_t *group;        /* n: rows equal on every feature share a group */
+    size_t n_groups;
+    uint32_t *fl;           /* n: a group's unavoidable errors on its first row, 0 elsewhere */
+    uint64_t *planes;       /* n_planes * words: bit b of fl, as bitsets (with bits) */
+    size_t n_planes;
+    uint32_t *ccount;       /* nc scratch */
+    uint32_t *pcount;       /* maxk * nc scratch: class counts by code */
+    uint16_t *col;          /* nf * n: the codes, column by column */
+    uint64_t *row_hash;     /* n: each row's word of the memo's hashes */
+    size_t words;           /* of a bitset of rows */
+    uint64_t *bits;         /* the rows of code v of feature f (v >= 1) at bit_at[f] + (v - 1) * words */
+    size_t *bit_at;         /* nf; SIZE_MAX: feature f has no bitsets (or bits is NULL) */
+    size_t maxk;
+    struct timespec start;
+    uint64_t calls;
+    const char *stopped_by; /* set once: every call then fails */
+    uint64_t evaluations;
+    struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
+} dc_search;
+
+typedef struct dc_stats {
+    uint64_t errors, floor; /* leaf errors; errors no tree can avoid */
+    uint32_t label;
+} dc_stats;
+
+/* A candidate split and its lower bound. */
+typedef struct dc_cand {
+    int64_t lb;
+    uint32_t f;
+} dc_cand;
+
+
+/* The scratch of one depth of the recursion (one node at a time per depth). */
+typedef struct dc_frame {
+    uint32_t *part;  /* n: the node's items grouped by a feature's code */
+    uint32_t *start; /* maxk + 1 */
+    uint32_t *key;   /* depth + 1: a child's branch */
+    int64_t *clb;    /* nf * maxk: the look-ahead's bound of each child of each split */
+    uint64_t *chash; /* nf * maxk: each child's memo hash */
+    uint32_t *cm;    /* nf * maxk: each child's rows */
+    uint32_t *cerr;  /* nf * maxk: each child's leaf errors */
+    uint32_t *cfl;   /* nf * maxk: each child's unavoidable errors */
+    uint32_t *split; /* nf: the features that split the node */
+    uint64_t *rc;    /* (nc + 1) * words: the node's rows of each class, then all (with bitsets) */
+    uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */
+    dc_cand *cand;   /* nf */
+} dc_frame;
+
+/* Leaf errors and label of the items, and their unavoidable errors. */
+dc_stats dc_region_stats(dc_search *s, const uint32_t *items, size_t len);
+/* The scratch of a depth, made when first asked for (NULL: out of memory). */
+dc_frame *dc_frame_at(dc_search *s, size_t depth);
+void dc_frame_free(dc_frame *fr);
+/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
+void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out, uint32_t *start);
+/* The node's bitsets into fr, when some split counts faster by them. */
+bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len);
+/* A split's children without moving rows: sizes, leaf and unavoidable errors. */
+size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
+                      uint32_t *m, uint32_t *err, uint32_t *fl);
+/* A split's children's memo hashes (slots prefetched). */
+void dc_hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *m, uint32_t rem,
+                   uint64_t *h);
+/* Set-up: groups of equal rows, their unavoidable errors, the bitsets. */
+pdt_status dc_make_groups(dc_search *s, pdt_error *err);
+pdt_status dc_make_floors(dc_search *s, pdt_error *err);
+pdt_status dc_make_bits(dc_search *s, pdt_error *err);
+
+#endif

@@ -1,0 +1,227 @@
+/* The branch search's memo (discrete_memo.h). */
+#include "discrete_memo.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "discrete.h"
+
+void dc_row_hash_fill(uint64_t *row_hash, size_t n)
+{
+    for (size_t i = 0; i < n; i++) { /* splitmix64 of i */
+        uint64_t z = (uint64_t)(i + 1) * UINT64_C(0x9e3779b97f4a7c15);
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        row_hash[i] = z ^ (z >> 31);
+    }
+}
+
+uint64_t dc_hash_final(uint64_t sum, size_t len, uint32_t rem)
+{
+    uint64_t h = sum ^ ((uint64_t)len << 32 | rem);
+    h ^= h >> 33;
+    h *= UINT64_C(0xc4ceb9fe1a85ec53);
+    h ^= h >> 29;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 32;
+    return h | 1;
+}
+
+static uint64_t hash_rows(const dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem)
+{
+    uint64_t sum = 0;
+    for (size_t k = 0; k < len; k++) sum += m->row_hash[rows[k]];
+    return dc_hash_final(sum, len, rem);
+}
+
+/* A key of len rows is a bitset of n_rows bits (32 a word) when that is
+ * shorter than the list. */
+static size_t bitset_words(const dc_memo *m) { return (m->n_rows + 31) / 32; }
+static bool dense(const dc_memo *m, size_t len) { return len > bitset_words(m); }
+static size_t key_words(const dc_memo *m, size_t len) { return dense(m, len) ? bitset_words(m) : len; }
+static bool has(const uint32_t *bits, uint32_t i) { return bits[i >> 5] >> (i & 31) & 1; }
+
+/* Word w (32 rows) of a subset given by bitsets. */
+static uint32_t subset_word(const dc_subset *sub, size_t w)
+{
+    uint64_t one = sub->one[w >> 1], x = sub->all[w >> 1] & (sub->v ? one : ~one);
+    return (uint32_t)(x >> (32 * (w & 1)));
+}
+
+static bool subset_has(const dc_subset *sub, uint32_t i)
+{
+    return (sub->all[i >> 6] >> (i & 63) & 1) && (sub->one[i >> 6] >> (i & 63) & 1) == sub->v;
+}
+
+/* Whether the stored key of len rows holds exactly the subset's rows (len of
+ * them: the subset's rows all stored, or the stored rows all in the subset,
+ * is enough). */
+static bool subset_equal(const dc_memo *m, const uint32_t *key, size_t len, const dc_subset *sub)
+{
+    const bool bits = dense(m, len);
+    if (sub->all && bits) {
+        for (size_t w = 0; w < bitset_words(m); w++)
+            if (subset_word(sub, w) != key[w]) return false;
+        return true;
+    }
+    if (sub->all) {
+        for (size_t t = 0; t < len; t++)
+            if (!subset_has(sub, key[t])) return false;
+        return true;
+    }
+    size_t j = 0;
+    for (size_t t = 0; t < sub->n_items; t++) {
+        uint32_t i = sub->items[t];
+        if (sub->codes[i] != sub->v) continue;
+        if (j == len || (bits ? !has(key, i) : key[j] != i)) return false;
+        j++;
+    }
+    return j == len;
+}
+
+static bool rows_equal(const dc_memo *m, const uint32_t *key, size_t len, const uint32_t *rows)
+{
+    if (!dense(m, len)) return !len || memcmp(key, rows, len * sizeof *rows) == 0;
+    for (size_t t = 0; t < len; t++)
+        if (!has(key, rows[t])) return false;
+    return true; /* len distinct rows, all in a key of len */
+}
+
+/* The slot of (h, len, rem) whose rows equal `rows` (or the subset when rows
+ * is NULL), else the empty slot ending its probe sequence. */
+static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const uint32_t *rows,
+                      const dc_subset *sub)
+{
+    size_t mask = m->n_slots - 1;
+    for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
+        dc_entry *e = &m->slots[p];
+        if (!e->hash) return e;
+        if (e->hash != h || e->len != len || e->rem != rem) continue;
+        const uint32_t *key = m->keys + e->key;
+        if (rows ? rows_equal(m, key, len, rows) : subset_equal(m, key, len, sub)) return e;
+    }
+}
+
+/* Zeroed slots.  From HUGE_FROM bytes on they are a mapping of their own, in
+ * transparent huge pages where the kernel offers them (madvise): lookups land
+ * all over the table, and a miss in the TLB costs as much as one in the cache
+ * (tic-tac-toe, DL8.5, lambda = 0.01: the prefetches were 11% of the time). */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_FROM ((size_t)2 << 20)
+
+static dc_entry *slots_alloc(size_t n, void **map, size_t *map_len)
+{
+    size_t bytes = n * sizeof(dc_entry);
+    *map = NULL;
+    *map_len = 0;
+    if (bytes < HUGE_FROM) return calloc(n, sizeof(dc_entry));
+    size_t huge = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, len = huge + HUGE_PAGE;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    *map = p;
+    *map_len = len;
+    uintptr_t at = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+    (void)madvise((void *)at, huge, MADV_HUGEPAGE); /* advice: without it, plain pages */
+#endif
+    return (dc_entry *)at;
+}
+
+static void slots_free(dc_entry *slots, void *map, size_t map_len)
+{
+    if (map) munmap(map, map_len);
+    else free(slots);
+}
+
+static bool grow(dc_memo *m)
+{
+    size_t n_slots = m->n_slots ? 2 * m->n_slots : 4096;
+    size_t add = n_slots * sizeof(dc_entry) - m->n_slots * sizeof(dc_entry);
+    if (m->bytes + add > m->limit) return false;
+    void *map, *old_map = m->map;
+    size_t map_len, old_len = m->map_len;
+    dc_entry *slots = slots_alloc(n_slots, &map, &map_len), *old = m->slots;
+    if (!slots) return false;
+    size_t old_n = m->n_slots;
+    m->slots = slots;
+    m->n_slots = n_slots;
+    m->map = map;
+    m->map_len = map_len;
+    for (size_t p = 0; p < old_n; p++) /* keys are distinct: the first free slot of the sequence */
+        if (old[p].hash) {
+            size_t q = (size_t)old[p].hash & (n_slots - 1);
+            while (slots[q].hash) q = (q + 1) & (n_slots - 1);
+            slots[q] = old[p];
+        }
+    slots_free(old, old_map, old_len);
+    m->bytes += add;
+    return true;
+}
+
+static bool reserve_keys(dc_memo *m, size_t len)
+{
+    if (m->n_keys + len > UINT32_MAX) return false;
+    if (m->n_keys + len <= m->cap_keys) return true;
+    size_t cap = m->cap_keys ? 2 * m->cap_keys : 65536;
+    while (cap < m->n_keys + len) cap *= 2;
+    /* near the limit, what is left of it (doubling past it would end the search early) */
+    size_t room = m->bytes < m->limit ? m->cap_keys + (m->limit - m->bytes) / sizeof *m->keys : m->cap_keys;
+    if (cap > room && room >= m->n_keys + len) cap = room;
+    size_t add = (cap - m->cap_keys) * sizeof *m->keys;
+    uint32_t *keys = m->bytes + add <= m->limit ? realloc(m->keys, cap * sizeof *keys) : NULL;
+    if (!keys) return false;
+    m->keys = keys;
+    m->cap_keys = cap;
+    m->bytes += add;
+    return true;
+}
+
+dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, bool create)
+{
+    uint64_t h = hash_rows(m, rows, len, rem);
+    if (m->n_slots) {
+        dc_entry *e = find(m, h, len, rem, rows, NULL);
+        if (e->hash || !create) return e->hash ? e : NULL;
+    } else if (!create) {
+        return NULL;
+    }
+    const size_t words = key_words(m, len);
+    if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) return m->full = true, NULL;
+    dc_entry *e = find(m, h, len, rem, rows, NULL);
+    uint32_t *key = m->keys + m->n_keys;
+    if (dense(m, len)) {
+        memset(key, 0, words * sizeof *key);
+        for (size_t t = 0; t < len; t++) key[rows[t] >> 5] |= UINT32_C(1) << (rows[t] & 31);
+    } else if (len) {
+        memcpy(key, rows, len * sizeof *rows);
+    }
+    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = rem, .feature = DC_LEAF};
+    m->n_keys += words;
+    m->used++;
+    return e;
+}
+
+dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub)
+{
+    if (!m->n_slots) return NULL;
+    dc_entry *e = find(m, h, len, rem, NULL, sub);
+    return e->hash ? e : NULL;
+}
+
+void dc_memo_prefetch(const dc_memo *m, uint64_t h)
+{
+#if defined(__GNUC__)
+    if (m->n_slots) __builtin_prefetch(&m->slots[(size_t)h & (m->n_slots - 1)]);
+#else
+    (void)m, (void)h;
+#endif
+}
+
+void dc_memo_clear(dc_memo *m)
+{
+    slots_free(m->slots, m->map, m->map_len);
+    free(m->keys);
+    *m = (dc_memo){.limit = m->limit, .n_rows = m->n_rows, .row_hash = m->row_hash};
+}
