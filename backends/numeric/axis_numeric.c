@@ -228,7 +228,7 @@ static bool eval_deep(an_scan *s, an_point *q, int64_t slack, uint64_t key)
     an_ctx *c = s->c;
     an_frame *fr = &c->frames[s->level];
     const uint32_t m = s->nd->m, pos = q->pos;
-    if (pure_rules_out(s, q, key)) return false;
+    if (c->nc > 2 && pure_rules_out(s, q, key)) return false; /* two classes: no bound, no count */
     partition(c, s->nd, s->list, pos, fr->lists);
     an_node left = {pos, fr->lists}, right = {m - pos, fr->lists + (size_t)pos * c->nf};
     c->stats.evaluated++;
