@@ -118,6 +118,17 @@ bool pdt_front_acc_take(pdt_front *out, pdt_front_acc *a, uint32_t upto)
     return ok;
 }
 
+size_t pdt_front_find(const pdt_front *f, uint32_t fp, uint32_t fn)
+{
+    size_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->p[mid].fp < fp) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < f->n && f->p[lo].fp == fp && f->p[lo].fn == fn ? lo : SIZE_MAX;
+}
+
 bool pdt_front_covers(const pdt_front *f, uint32_t fp, uint32_t fn)
 {
     for (size_t i = 0; i < f->n && f->p[i].fp <= fp; i++)

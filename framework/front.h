@@ -72,6 +72,8 @@ static inline bool pdt_point_covers(uint32_t afp, uint32_t afn, uint32_t bfp, ui
 }
 /* Some point of the (filtered) front weakly dominates (fp, fn). */
 bool pdt_front_covers(const pdt_front *f, uint32_t fp, uint32_t fn);
+/* The index of the point (fp, fn) in a filtered front, or SIZE_MAX. */
+size_t pdt_front_find(const pdt_front *f, uint32_t fp, uint32_t fn);
 
 /* ------------------------------------------------------------ the generic search */
 

@@ -273,18 +273,6 @@ static bool tree_push(pdt_front_tree *t, int64_t payload, uint32_t how)
     return true;
 }
 
-/* The index of the point (fp, fn) in a filtered front, or SIZE_MAX. */
-static size_t find_point(const pdt_front *f, uint32_t fp, uint32_t fn)
-{
-    size_t lo = 0, hi = f->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (f->p[mid].fp < fp) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < f->n && f->p[lo].fp == fp && f->p[lo].fn == fn ? lo : SIZE_MAX;
-}
-
 typedef struct owned {
     pdt_node node;
     pdt_lazy_rules lz;
@@ -347,7 +335,7 @@ static pdt_status try_split_tree(pdt_search_state *s, pdt_node *node, uint32_t i
         for (size_t x = 0; x < fl->n && !*done; x++) {
             const pdt_front_point *p = &fl->p[x];
             if (p->fp > fp || p->fn > fn) continue;
-            if (find_point(fr, fp - p->fp, fn - p->fn) == SIZE_MAX) continue;
+            if (pdt_front_find(fr, fp - p->fp, fn - p->fn) == SIZE_MAX) continue;
             uint32_t lfp = p->fp, lfn = p->fn;
             *done = true;
             if (!tree_push(t, payload, 0)) st = pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
@@ -374,7 +362,7 @@ static pdt_status tree_of(pdt_search_state *s, pdt_node *node, const pdt_lazy_ru
     pdt_front_init(&leaf), pdt_front_init(&fl), pdt_front_init(&fr);
     pdt_status st = s->pc->leaf(&leaf, s->inst, node, s->err);
     if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
-    size_t at = find_point(&leaf, fp, fn);
+    size_t at = pdt_front_find(&leaf, fp, fn);
     bool done = at != SIZE_MAX;
     if (done && !tree_push(t, PDT_LEAF, leaf.p[at].how)) st = pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
     uint32_t *rules = NULL;

@@ -18,17 +18,6 @@ typedef struct builder {
     bool partial_root; /* the search stopped: the root's completed splits only */
 } builder;
 
-static size_t find_point(const pdt_front *f, uint32_t fp, uint32_t fn)
-{
-    size_t lo = 0, hi = f->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (f->p[mid].fp < fp) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < f->n && f->p[lo].fp == fp && f->p[lo].fn == fn ? lo : SIZE_MAX;
-}
-
 static pdt_status new_node(builder *g, const uint32_t *rows, uint32_t n, int32_t *idx)
 {
     pdt_model *m = g->m;
@@ -158,7 +147,7 @@ static pdt_status tree_of(builder *g, const uint32_t *rows, uint32_t n, uint32_t
     pdt_front_init(&leaf);
     pdt_status st = df_leaf(&leaf, s, rows, n) ? new_node(g, rows, n, &idx)
                                                 : pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
-    size_t at = st ? SIZE_MAX : find_point(&leaf, fp, fn);
+    size_t at = st ? SIZE_MAX : pdt_front_find(&leaf, fp, fn);
     if (at != SIZE_MAX) g->m->nodes[idx].label = leaf.p[at].how;
     pdt_front_clear(&leaf);
     if (st || at != SIZE_MAX) return st;
@@ -171,7 +160,7 @@ static pdt_status tree_of(builder *g, const uint32_t *rows, uint32_t n, uint32_t
         for (uint32_t f = 0; !st && !done && f < last; f++) {
             if (!df_partition(&x.sp, s, rows, n, f)) continue;
             st = df_split_fronts(s, &x.sp, ways_d, ways_k, x.lv, x.kids, true);
-            size_t hit = st ? SIZE_MAX : find_point(&x.lv[(size_t)x.sp.m * nb + nb - 1], fp, fn);
+            size_t hit = st ? SIZE_MAX : pdt_front_find(&x.lv[(size_t)x.sp.m * nb + nb - 1], fp, fn);
             if (hit == SIZE_MAX) continue;
             done = true;
             st = emit_split(g, idx, f, &x.sp, x.lv, x.kids, hit, ways_d, ways_k);
