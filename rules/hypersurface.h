@@ -94,6 +94,10 @@ pdt_status hs_export_tuple(pdt_rule *rule, const hs_data *hd, const uint32_t *t,
 
 /* The streaming backend (backends/hypersurface/hypersurface_solve.c). */
 pdt_status hs_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err);
+/* For tests: the bound the backend's Radon certificates give on every split
+ * of each region (bitsets over the rows), with the fit's degree and weights. */
+pdt_status hs_certificate_bounds(int64_t *out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                                 const uint64_t *const *regions, size_t n_regions, pdt_error *err);
 /* What hs_solve does not take (NULL: it takes this fit); pdt_fit then runs the fused engine. */
 const char *hs_solve_declines(const pdt_dataset *ds, const pdt_fit_options *opt);
 

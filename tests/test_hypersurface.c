@@ -9,6 +9,7 @@
 #include "geom_oracle.h"
 #include "pdt_plugin.h"
 #include "test_util.h"
+#include "../rules/hypersurface.h"
 
 static pdt_dataset *csv(const char *text)
 {
@@ -310,6 +311,114 @@ static void test_hypersurface_backend_two_classes(void **state)
     }
 }
 
+/* The certificates' bound itself: for random regions of noisy data (conics
+ * at N = 9..12, intervals on a line at N = 8..16, weights now and then),
+ * no rule of the family — any tuple, any assignment, admissible in the
+ * region or not — splits the region at a cost below the bound, with the best
+ * labels for each side.  And the bound is not vacuous: it is positive on
+ * many regions. */
+static void test_hypersurface_certificate_bound_sound(void **state)
+{
+    (void)state;
+    tu_rng g = {31337};
+    size_t positive = 0, tight = 0;
+    for (int t = 0; t < 24; t++) {
+        bool line = t % 2 == 0;
+        size_t n = line ? 8 + tu_below(&g, 9) : 9 + tu_below(&g, 4);
+        int64_t w1 = t % 3 == 2 ? 3 : 1;
+        char text[4096], *p = text;
+        p += sprintf(p, line ? "x,c\n" : "x,y,c\n");
+        for (size_t i = 0; i < n; i++) {
+            int x = (int)tu_below(&g, 801) - 400, y = (int)tu_below(&g, 801) - 400;
+            unsigned c = line ? (unsigned)(x + 400) / 160 % 2 : (x * x + 2 * y * y <= 120000);
+            if (tu_below(&g, 3) == 0) c ^= 1;
+            if (line) p += sprintf(p, "%.2f,%u\n", x / 100.0, c);
+            else p += sprintf(p, "%.2f,%.2f,%u\n", x / 100.0, y / 100.0, c);
+        }
+        pdt_dataset *ds = csv(text);
+        pdt_fit_options fo;
+        pdt_fit_options_init(&fo);
+        fo.rules = "hypersurface";
+        fo.class_weights = w1 == 3 ? "0=1,1=3" : NULL;
+        enum { R = 40 };
+        uint64_t bits[R][1] = {{0}};
+        const uint64_t *regions[R];
+        for (size_t r = 0; r < R; r++) {
+            for (size_t i = 0; i < n; i++)
+                if (r == 0 || tu_below(&g, 5) != 0) bits[r][0] |= UINT64_C(1) << i;
+            regions[r] = bits[r];
+        }
+        int64_t bound[R];
+        pdt_error err;
+        if (hs_certificate_bounds(bound, ds, &fo, regions, R, &err)) fail_msg("%s", err.message);
+        pdt_ruleset *rs = rules(ds, "hypersurface", 0);
+        for (size_t r = 0; r < R; r++) {
+            int64_t best = INT64_MAX;
+            for (size_t k = 0; k < pdt_ruleset_size(rs); k++) {
+                const uint64_t *left = pdt_ruleset_sides(rs, k);
+                int64_t L[2] = {0, 0}, Rt[2] = {0, 0};
+                for (size_t i = 0; i < n; i++) {
+                    if (!((bits[r][0] >> i) & 1)) continue;
+                    size_t c = pdt_dataset_label(ds, i);
+                    int64_t w = c == 1 ? w1 : 1;
+                    if (pdt_bit_get(left, i)) L[c] += w;
+                    else Rt[c] += w;
+                }
+                int64_t cost = (L[0] < L[1] ? L[0] : L[1]) + (Rt[0] < Rt[1] ? Rt[0] : Rt[1]);
+                if (cost < best) best = cost;
+            }
+            if (bound[r] > best)
+                fail_msg("instance %d, region %zu: bound %lld above a split costing %lld\n%s", t, r,
+                         (long long)bound[r], (long long)best, text);
+            positive += bound[r] > 0;
+            tight += bound[r] > 0 && bound[r] == best;
+        }
+        pdt_ruleset_free(&rs);
+        pdt_dataset_free(&ds);
+    }
+    print_message("certificate bound: positive on %zu regions, tight on %zu\n", positive, tight);
+    assert_true(positive >= 100);
+}
+
+/* The K = 2 search skips a child region when disjoint Radon certificates
+ * inside it (G + 2 points no rule can separate by class,
+ * backends/hypersurface/hypersurface_radon.c) already cost what the region
+ * may.  Instances where they abound: degree 2 on a line (intervals; four
+ * points whose classes alternate are one) with runs of noisy labels, N up to
+ * 22 so that the search meets regions of several certificates, and noisy
+ * conics at N = 12..13; three classes and weights now and then.  The fused
+ * engine, which has no such bound, must agree. */
+static void test_hypersurface_backend_certificates(void **state)
+{
+    (void)state;
+    tu_rng g = {7117};
+    for (int t = 0; t < 48; t++) {
+        bool line = t % 4 != 3;
+        size_t n = line ? 10 + tu_below(&g, 13) : 12 + tu_below(&g, 2), classes = 2 + (t % 6 == 5);
+        char text[4096], *p = text;
+        p += sprintf(p, line ? "x,c\n" : "x,y,c\n");
+        for (size_t i = 0; i < n; i++) {
+            int x = (int)tu_below(&g, 801) - 400, y = (int)tu_below(&g, 801) - 400; /* hundredths */
+            unsigned c = line ? (unsigned)(x + 400) / 160 % 2 : (x * x + 2 * y * y <= 120000);
+            if (tu_below(&g, 4) == 0) c = tu_below(&g, (uint32_t)classes);
+            if (line) p += sprintf(p, "%.2f,%u\n", x / 100.0, c);
+            else p += sprintf(p, "%.2f,%.2f,%u\n", x / 100.0, y / 100.0, c);
+        }
+        pdt_dataset *ds = csv(text);
+        const char *weights = t % 5 == 4 ? "0=1,1=3" : NULL;
+        pdt_model *a = fit(ds, "hypersurface", 2, PDT_ENGINE_FUSED, 0, weights);
+        setenv("PDT_HYPERSURFACE_WARM", t % 2 ? "0" : "64", 1); /* without the warm start the bound prunes more */
+        pdt_model *b = fit(ds, "hypersurface", 2, PDT_ENGINE_BACKEND, 0, weights);
+        unsetenv("PDT_HYPERSURFACE_WARM");
+        if (objective(a) != objective(b))
+            fail_msg("instance %d: fused %g, backend %g\n%s", t, objective(a), objective(b), text);
+        assert_true(pdt_model_optimal(b));
+        pdt_model_free(&a);
+        pdt_model_free(&b);
+        pdt_dataset_free(&ds);
+    }
+}
+
 static void test_hypersurface_backend_limits(void **state)
 {
     (void)state;
@@ -344,6 +453,8 @@ int main(void)
         cmocka_unit_test(test_hypersurface_small_region_gap),
         cmocka_unit_test(test_hypersurface_backend_matches_fused),
         cmocka_unit_test(test_hypersurface_backend_two_classes),
+        cmocka_unit_test(test_hypersurface_certificate_bound_sound),
+        cmocka_unit_test(test_hypersurface_backend_certificates),
         cmocka_unit_test(test_hypersurface_backend_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,6 +100,8 @@ static void hss_clear(hss *h)
     free(h->order);
     free(h->order_pts);
     free(h->exc);
+    free(h->cert);
+    free(h->cert_w);
     hss_map_free(&h->seen);
     hss_map_free(&h->memo);
 }
@@ -184,6 +186,24 @@ const char *hs_solve_declines(const pdt_dataset *ds, const pdt_fit_options *opt)
     if (opt->trace) return "tracing (--explain)";
     if (opt->sparse || opt->lexicographic) return "--sparse or --lexicographic";
     return NULL;
+}
+
+pdt_status hs_certificate_bounds(int64_t *out, const pdt_dataset *ds, const pdt_fit_options *opt,
+                                 const uint64_t *const *regions, size_t n_regions, pdt_error *err)
+{
+    hss h;
+    memset(&h, 0, sizeof h);
+    pdt_status st = hss_init(&h, ds, opt, true, err);
+    hss_split root = {.value = INT64_MAX};
+    if (!st) {
+        hss_region all;
+        hss_region_init(&h, &all, h.all, h.by_class, h.cnt + 6 * h.C);
+        st = hss_scan_tuples(&h, true, &root, &all, err);
+    }
+    if (!st) st = hss_certs_build(&h, err);
+    for (size_t r = 0; !st && r < n_regions; r++) out[r] = hss_certs_bound(&h, regions[r], INT64_MAX, h.tmp);
+    hss_clear(&h);
+    return st;
 }
 
 pdt_status hs_solve(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)

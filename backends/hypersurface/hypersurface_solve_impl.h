@@ -60,6 +60,9 @@ typedef struct hss {
     int64_t weight_all; /* weight of all rows */
     hss_exc *exc;
     size_t n_exc, cap_exc;
+    uint64_t *cert;    /* K = 2: Radon certificates, words each (hypersurface_radon.c) */
+    int64_t *cert_w;   /* their least class weights */
+    size_t n_cert, cap_cert;
     int64_t *cnt;      /* scratch: 12·(C+1) counts (the last third: hss_search_two's root counts) */
     uint64_t *all, *left, *right, *tmp, *by_class; /* scratch bitsets (by_class: C of them) */
     uint32_t *items;   /* scratch: n row indices */
@@ -115,6 +118,11 @@ void hss_eval_degenerate(hss *h, const hss_region *r, const uint64_t *base, cons
  * split of all rows into *root. */
 pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region *all, pdt_error *err);
 const hss_exc *hss_exceptions_of(const hss *h, uint64_t rank, size_t *count);
+/* Radon certificates of the data (K = 2, after the table), and the bound
+ * they give on every split of a region: the weight of disjoint ones inside
+ * it, packed greedily up to target (used: words of scratch). */
+pdt_status hss_certs_build(hss *h, pdt_error *err);
+int64_t hss_certs_bound(const hss *h, const uint64_t *items, int64_t target, uint64_t *used);
 /* Trees of two branch nodes better than best (hypersurface_two.c), on
  * opt->threads threads and the ranks of an installed distributor. */
 pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err);

@@ -105,6 +105,11 @@ static void best_split(hss *h, const uint64_t *items, int64_t bound, hss_split *
         h->memo_hits++;
         return;
     }
+    if (h->n_cert && hss_certs_bound(h, items, bound, h->tmp) >= bound) { /* no split costs less */
+        *out = (hss_split){.value = bound};
+        if (cached) *cached = *out;
+        return;
+    }
     h->regions++;
     out->value = bound;
     int64_t *tot = h->cnt + 6 * h->C, w_region = 0;
@@ -500,6 +505,8 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
             unrank(h, h->order[i], t);
             for (size_t k = 0; k < G; k++) h->order_pts[i * G + k] = (uint8_t)t[k];
         }
+    pdt_status st = hss_certs_build(h, err);
+    if (st) return st;
     warm_start(h, best);
     best->pos = -1;
     int64_t *tot = malloc((h->C + 1) * sizeof *tot); /* class totals of all rows, for consider_general */

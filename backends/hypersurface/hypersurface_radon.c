@@ -1,0 +1,192 @@
+/* Radon certificates: a lower bound on the cost of every split of a region.
+ *
+ * G + 2 points lifted to R^G (rows v_i with a homogeneous 1, so G + 1
+ * columns) have an affine dependency Σ λ_i v_i = 0, and by Cramer's rule
+ * λ_i = (−1)^i · det(the rows without row i).  Each of those determinants is
+ * an orientation the tuple table already holds: the first G of the remaining
+ * points form a tuple, the last is a row on its negative side (base bit set)
+ * or its positive side.  When every λ_i is nonzero, the points with λ_i > 0
+ * (P+) and those with λ_i < 0 (P−) cannot be separated by any rule of the
+ * family, not even one through some of them that sends each point where its
+ * assignment says: with f the rule's affine function, f ≤ 0 on P+ and f ≥ 0
+ * on P− give 0 ≥ Σ_{P+} λ_i f(v_i) = Σ_{P−} −λ_i f(v_i) ≥ 0, so f vanishes on
+ * all G + 2 points; but a nonzero G + 1 minor says they span R^G, and no
+ * hypersurface contains them.  So when P+ holds one class and P− another, a
+ * split (two leaves) errs on at least one of the G + 2 points, whatever rule
+ * and labels it has; a single leaf errs on at least two.  Certificates with
+ * no point in common add up: a region holding k disjoint ones costs at least
+ * k (their least class weights, with weights) under any split — the bound
+ * the K = 2 search uses before it searches a child region.
+ *
+ * Which certificates are known changes only the work: each is checked
+ * exactly (orientations from the table; a tuple with rows on its surface is
+ * skipped), so any subset gives a valid bound.  Small data sets are
+ * enumerated whole (every (G + 2)-subset); larger ones sampled with a fixed
+ * seed, so a fit does the same work on every run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitset.h"
+#include "hypersurface_solve_impl.h"
+
+#define CERT_MAX 16384u                   /* certificates kept */
+#define CERT_ENUMERATE (UINT64_C(1) << 21) /* subsets enumerated whole up to this many */
+#define CERT_SAMPLES (UINT64_C(1) << 22)   /* else subsets sampled */
+
+/* Orientation sign of the G + 1 sorted rows s (the last against the tuple
+ * of the others), 0 when unknown or zero. */
+static int orientation(const hss *h, const uint32_t *s)
+{
+    uint64_t rank = hss_colex_rank(h, s);
+    if (h->kind[rank] != 1) return 0; /* dependent, or rows on its surface */
+    return pdt_bit_get(h->base + rank * h->words, s[h->G]) ? -1 : 1;
+}
+
+/* Whether the sorted G + 2 rows p are a certificate: the signs of λ split
+ * them into two groups of one class each, different classes. */
+static bool certificate(const hss *h, const uint32_t *p)
+{
+    const size_t k = h->G + 2;
+    uint32_t s[HS_MAX_LIFTED + 2];
+    int64_t cls[2] = {-1, -1};
+    for (size_t i = 0; i < k; i++) {
+        size_t m = 0;
+        for (size_t j = 0; j < k; j++)
+            if (j != i) s[m++] = p[j];
+        int o = orientation(h, s);
+        if (o == 0) return false;
+        int side = (o > 0) == (i % 2 == 0); /* sign of λ_i = (−1)^i · o */
+        int64_t c = h->label[p[i]];
+        if (cls[side] == -1) cls[side] = c;
+        else if (cls[side] != c) return false;
+    }
+    return cls[0] >= 0 && cls[1] >= 0 && cls[0] != cls[1];
+}
+
+static pdt_status keep(hss *h, const uint32_t *p, pdt_error *err)
+{
+    if (h->n_cert == h->cap_cert) {
+        size_t cap = h->cap_cert ? 2 * h->cap_cert : 256;
+        uint64_t *c = realloc(h->cert, cap * h->words * sizeof *c);
+        int64_t *w = c ? realloc(h->cert_w, cap * sizeof *w) : NULL;
+        if (c) h->cert = c;
+        if (!c || !w) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        h->cert_w = w;
+        h->cap_cert = cap;
+    }
+    uint64_t *bits = h->cert + h->n_cert * h->words;
+    int64_t w = INT64_MAX;
+    pdt_bits_clear(bits, h->words);
+    for (size_t i = 0; i < h->G + 2; i++) {
+        pdt_bit_set(bits, p[i]);
+        int64_t wi = h->ci.weight[h->label[p[i]]];
+        if (wi < w) w = wi;
+    }
+    h->cert_w[h->n_cert++] = w;
+    return PDT_OK;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A random (G + 2)-subset, sorted (xorshift64: the same subsets every run). */
+static void sample(const hss *h, uint64_t *state, uint32_t *p)
+{
+    size_t k = 0;
+    while (k < h->G + 2) {
+        uint64_t x = *state;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        *state = x;
+        uint32_t r = (uint32_t)(x % h->n);
+        bool dup = false;
+        for (size_t j = 0; j < k; j++) dup |= p[j] == r;
+        if (!dup) p[k++] = r;
+    }
+    qsort(p, k, sizeof *p, cmp_u32);
+}
+
+/* Certificates whose points are rarest first: a greedy packing then leaves
+ * room for more of them. */
+static void order_by_rarity(hss *h)
+{
+    const size_t words = h->words, n = h->n_cert;
+    uint32_t *deg = calloc(h->n + 1, sizeof *deg);
+    uint64_t *key = malloc((n + 1) * sizeof *key);
+    uint64_t *bits = malloc((n * words + 1) * sizeof *bits);
+    int64_t *w = malloc((n + 1) * sizeof *w);
+    if (!deg || !key || !bits || !w) goto out; /* the order is only a heuristic */
+    for (size_t c = 0; c < n; c++)
+        for (size_t i = 0; i < h->n; i++) deg[i] += pdt_bit_get(h->cert + c * words, i);
+    for (size_t c = 0; c < n; c++) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < h->n; i++)
+            if (pdt_bit_get(h->cert + c * words, i)) sum += deg[i];
+        key[c] = sum << 32 | c; /* n_cert <= CERT_MAX: the index fits */
+    }
+    qsort(key, n, sizeof *key, cmp_u64);
+    for (size_t c = 0; c < n; c++) {
+        size_t from = (size_t)(key[c] & 0xffffffffu);
+        memcpy(bits + c * words, h->cert + from * words, words * sizeof *bits);
+        w[c] = h->cert_w[from];
+    }
+    memcpy(h->cert, bits, n * words * sizeof *bits);
+    memcpy(h->cert_w, w, n * sizeof *w);
+out:
+    free(deg);
+    free(key);
+    free(bits);
+    free(w);
+}
+
+/* The certificates of the data (h->cert, h->cert_w, h->n_cert): every
+ * (G + 2)-subset when there are few, else a fixed sample; at most CERT_MAX. */
+pdt_status hss_certs_build(hss *h, pdt_error *err)
+{
+    const size_t k = h->G + 2;
+    uint32_t p[HS_MAX_LIFTED + 2];
+    h->n_cert = 0;
+    if (h->n < k || !h->base) return PDT_OK;
+    uint64_t subsets = 1; /* C(n, k), saturating */
+    for (size_t i = 0; i < k && subsets <= CERT_ENUMERATE; i++) subsets = subsets * (h->n - i) / (i + 1);
+    bool all = subsets <= CERT_ENUMERATE;
+    uint64_t state = UINT64_C(0x9e3779b97f4a7c15);
+    for (size_t i = 0; i < k; i++) p[i] = (uint32_t)i;
+    for (uint64_t s = 0; h->n_cert < CERT_MAX && s < (all ? subsets : CERT_SAMPLES); s++) {
+        if (s % 65536 == 65535 && hss_out_of_time(h)) break;
+        if (!all) sample(h, &state, p);
+        if (certificate(h, p)) {
+            pdt_status st = keep(h, p, err);
+            if (st) return st;
+        }
+        if (all && !pdt_comb_next(p, k, h->n)) break;
+    }
+    order_by_rarity(h);
+    return PDT_OK;
+}
+
+/* A lower bound on the cost of every split of the region: the weight of
+ * disjoint certificates inside it, packed greedily, stopping at target. */
+int64_t hss_certs_bound(const hss *h, const uint64_t *items, int64_t target, uint64_t *used)
+{
+    const size_t words = h->words;
+    int64_t sum = 0;
+    pdt_bits_clear(used, words);
+    for (size_t c = 0; c < h->n_cert && sum < target; c++) {
+        const uint64_t *b = h->cert + c * words;
+        bool fits = true;
+        for (size_t w = 0; w < words && fits; w++) fits = (b[w] & ~items[w]) == 0 && (b[w] & used[w]) == 0;
+        if (!fits) continue;
+        for (size_t w = 0; w < words; w++) used[w] |= b[w];
+        sum += h->cert_w[c];
+    }
+    return sum;
+}
