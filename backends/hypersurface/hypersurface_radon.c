@@ -173,20 +173,70 @@ pdt_status hss_certs_build(hss *h, pdt_error *err)
     return PDT_OK;
 }
 
+#define PACK_MAX 128 /* certificates a packing holds (more: the bound stops growing) */
+#define SWAP_CANDIDATES 256
+
+static bool inside(const uint64_t *b, const uint64_t *items, const uint64_t *taken, const uint64_t *spare,
+                   size_t words)
+{
+    for (size_t w = 0; w < words; w++)
+        if ((b[w] & ~items[w]) || (b[w] & taken[w] & ~(spare ? spare[w] : 0))) return false;
+    return true;
+}
+
+static bool disjoint(const uint64_t *a, const uint64_t *b, size_t words)
+{
+    for (size_t w = 0; w < words; w++)
+        if (a[w] & b[w]) return false;
+    return true;
+}
+
+/* One packed certificate traded for two disjoint ones that fit in its
+ * points and the free ones: true when the packing gained weight. */
+static bool swap_one_for_two(const hss *h, const uint64_t *items, uint64_t *used, uint32_t *packed,
+                             size_t *n_packed, int64_t *sum)
+{
+    const size_t words = h->words;
+    uint32_t cand[SWAP_CANDIDATES];
+    for (size_t j = 0; j < *n_packed && *n_packed < PACK_MAX; j++) {
+        const uint64_t *out = h->cert + (size_t)packed[j] * words;
+        size_t m = 0;
+        for (size_t c = 0; c < h->n_cert && m < SWAP_CANDIDATES; c++)
+            if (c != packed[j] && inside(h->cert + c * words, items, used, out, words)) cand[m++] = (uint32_t)c;
+        for (size_t a = 0; a < m; a++) {
+            const uint64_t *ba = h->cert + (size_t)cand[a] * words;
+            for (size_t b = a + 1; b < m; b++) {
+                const uint64_t *bb = h->cert + (size_t)cand[b] * words;
+                int64_t gain = h->cert_w[cand[a]] + h->cert_w[cand[b]] - h->cert_w[packed[j]];
+                if (gain <= 0 || !disjoint(ba, bb, words)) continue;
+                for (size_t w = 0; w < words; w++) used[w] = (used[w] & ~out[w]) | ba[w] | bb[w];
+                packed[j] = cand[a];
+                packed[(*n_packed)++] = cand[b];
+                *sum += gain;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* A lower bound on the cost of every split of the region: the weight of
- * disjoint certificates inside it, packed greedily, stopping at target. */
+ * disjoint certificates inside it, packed greedily (rarest first), then
+ * improved by trading one for two while short of target. */
 int64_t hss_certs_bound(const hss *h, const uint64_t *items, int64_t target, uint64_t *used)
 {
     const size_t words = h->words;
+    uint32_t packed[PACK_MAX];
+    size_t n_packed = 0;
     int64_t sum = 0;
     pdt_bits_clear(used, words);
-    for (size_t c = 0; c < h->n_cert && sum < target; c++) {
+    for (size_t c = 0; c < h->n_cert && sum < target && n_packed < PACK_MAX; c++) {
         const uint64_t *b = h->cert + c * words;
-        bool fits = true;
-        for (size_t w = 0; w < words && fits; w++) fits = (b[w] & ~items[w]) == 0 && (b[w] & used[w]) == 0;
-        if (!fits) continue;
+        if (!inside(b, items, used, NULL, words)) continue;
         for (size_t w = 0; w < words; w++) used[w] |= b[w];
         sum += h->cert_w[c];
+        packed[n_packed++] = (uint32_t)c;
     }
+    while (sum < target && swap_one_for_two(h, items, used, packed, &n_packed, &sum)) {}
     return sum;
 }
