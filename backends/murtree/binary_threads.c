@@ -22,7 +22,15 @@
  * Features that split the root's items as an earlier one does (or its
  * complement) are dropped before the loop, serially, as the serial search
  * drops them.  The workers' caches are their own: a shared cache would need a
- * lock on every subproblem. */
+ * lock on every subproblem.
+ *
+ * Ranks of an MPI job (framework/pdt_parallel.h) run the same search to the
+ * root loop and split its features (static blocks, then dynamically); after
+ * each feature a rank publishes its best rank and searches against the least
+ * any rank published, ties included (that rank's position is not known).  At
+ * the end the least (rank, position) over the ranks wins, and a rank that does
+ * not hold it reads the feature and budget from the position: the winner's
+ * children are solved again anyway, so every rank builds the same tree. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +61,7 @@ typedef struct bt_team {
     bt_best best;
     pdt_work work;
     atomic_bool abort;
+    int64_t remote; /* least rank another MPI rank published (INT64_MAX: none) */
 } bt_team;
 
 static bs_value rank_of(const bt_team *t, const bs_search *s, bs_value v)
@@ -300,6 +309,7 @@ static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
 #pragma omp critical(bt_best)
     {
         r = t->best.rank, q = t->best.key, cost = t->best.out.cost;
+        if (t->remote < (int64_t)r) r = (bs_value)t->remote, q = UINT64_MAX; /* its position: unknown */
     }
     if (main) w->root_best = cost; /* for the progress line */
     if (w->proven && cost < w->unit && w->sim_wide_slots > SIM_SLOTS)
@@ -317,6 +327,20 @@ static void offer(bt_team *t, const bs_search *w, unsigned worker, uint64_t key,
     if (r < t->best.rank || (r == t->best.rank && key < t->best.key)) {
         t->best = (bt_best){r, key, {res->cost, res->cost, res->size, res->depth, f, nl, t->d, t->n}, worker};
     }
+}
+
+/* Publishes this rank's best rank and reads the least of all ranks. */
+static void share_ranks(bt_team *t)
+{
+    const pdt_distributor *d = t->work.dist;
+    if (!d) return;
+    int64_t mine, all;
+#pragma omp critical(bt_best)
+    mine = (int64_t)t->best.rank;
+#pragma omp critical(pdt_distributor)
+    all = d->share(d->user, mine);
+#pragma omp critical(bt_best)
+    if (all < t->remote) t->remote = all;
 }
 
 static void run_worker(bt_team *t, unsigned id)
@@ -344,6 +368,7 @@ static void run_worker(bt_team *t, unsigned id)
                 if (cub >= 0 && !w->aborted && bs_root_configuration(w, t->d - 1, nl, t->n - 1 - nl, cub, &res, &local))
                     offer(t, w, id, key, f, nl, &res);
             }
+            share_ranks(t);
         }
     }
     if (w->shared) flush(w->shared);
@@ -401,7 +426,8 @@ static unsigned team_size(const bt_team *t, const bs_search *s, unsigned threads
 
 static void run_team(bt_team *t)
 {
-    pdt_work_begin(&t->work, NULL, t->n_features, 1);
+    const pdt_distributor *d = pdt_distributor_get();
+    pdt_work_begin(&t->work, d && d->size > 1 ? d : NULL, t->n_features, 1);
     if (t->n_workers == 1) return run_worker(t, 0);
 #pragma omp parallel num_threads(t->n_workers)
     {
@@ -411,14 +437,34 @@ static void run_team(bt_team *t)
     }
 }
 
+/* Ranks: the least (rank, position) over them, its feature and budget read
+ * from the position when another rank holds it (true then); *aborted := some
+ * rank stopped; the work counts become the ranks'. */
+static bool ranks_finish(bt_team *t, bool *aborted, bt_work *work)
+{
+    const pdt_distributor *d = t->work.dist;
+    int64_t value = (int64_t)t->best.rank;
+    uint64_t key = t->best.key, mine = work->total, total = 0;
+    bool complete = !*aborted;
+    d->finish(d->user, &value, &key, &complete, &mine, &total);
+    *aborted = !complete;
+    *work = (bt_work){(uint32_t)d->size, mine, total};
+    if (key == t->best.key || !(key >> 32)) return false;
+    const uint32_t p = (uint32_t)(key >> 32) - 1, nl = (uint32_t)key;
+    t->best = (bt_best){(bs_value)value, key, {.feature = t->features[p], .nl = nl, .d = t->d, .n = t->n}, 0};
+    return true;
+}
+
 /* The search the tree is rebuilt from, and the answer. */
-static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, pdt_error *err)
+static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, bt_work *work, pdt_error *err)
 {
     bs_search *main = t->w[0], *keep = t->w[t->best.worker];
     bool aborted = false, oom = false;
     for (unsigned k = 0; k < t->n_workers; k++) aborted |= t->w[k]->aborted, oom |= t->w[k]->oom;
+    const bool adopted = t->work.dist && ranks_finish(t, &aborted, work);
+    if (adopted) keep = main;
     *root = t->best.out;
-    if (!aborted && (t->best.key >> 32)) {
+    if ((!aborted || adopted) && (t->best.key >> 32)) {
         bs_search *c;
         pdt_status st = clone(&c, main, main->cache.limit, err);
         if (st) return st;
@@ -447,7 +493,8 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
 {
     bs_search *main = *s;
     const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1;
-    bt_team t = {.d = d, .n = n, .nmin = n - 1 - nmax, .nmax = nmax, .errors_only = main->per_node && !main->proven};
+    bt_team t = {.d = d, .n = n, .nmin = n - 1 - nmax, .nmax = nmax, .errors_only = main->per_node && !main->proven,
+                 .remote = INT64_MAX};
     *work = (bt_work){0};
     pdt_status st = PDT_OK;
     if (!set_root(&t, main) || !keep_features(&t, main)) {
@@ -488,7 +535,7 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
         work->total += nodes;
         if (nodes > work->most) work->most = nodes;
     }
-    st = finish(&t, s, root, err);
+    st = finish(&t, s, root, work, err);
     if (!st && *s != main) bs_search_free(&main);
 done:
     if (t.w && st)

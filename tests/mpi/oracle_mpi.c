@@ -4,7 +4,8 @@
  * is shared over ranks: the engine over hyperplane and axis rules and conics
  * (--engine fused), the hypersurface backend (conics, K = 2; without its
  * warm start, so the winner comes from the enumeration the ranks share) and
- * the numeric axis backend.
+ * the numeric axis backend, and the binary backend (its root features; with
+ * --lexicographic now and then).
  * Every rank count runs the same instances; PDT_ORACLE_COUNT overrides how
  * many per family.  Needs PDT_MPI_BIN (pdt-mpi) and PDT_MPIEXEC (mpirun). */
 #include <jansson.h>
@@ -63,19 +64,50 @@ static bool run_ok(char *const argv[])
     return ok;
 }
 
+/* Random 0/1 features (some columns repeated or complemented, so that the
+ * root drops features), 2–3 classes: the binary backend's data. */
+static void binary_csv(char *csv, size_t cap, tu_rng *rng)
+{
+    uint32_t nf = 5 + tu_below(rng, 5), rows = 16 + tu_below(rng, 40), classes = 2 + tu_below(rng, 2);
+    size_t at = 0;
+    for (uint32_t j = 0; j < nf; j++) at += (size_t)snprintf(csv + at, cap - at, "f%u,", j);
+    at += (size_t)snprintf(csv + at, cap - at, "class\n");
+    for (uint32_t i = 0; i < rows; i++) {
+        uint32_t bits[16];
+        for (uint32_t j = 0; j < nf; j++) {
+            bits[j] = tu_below(rng, 2);
+            if (j == 3) bits[j] = bits[0];     /* a repeated column */
+            if (j == 4) bits[j] = 1 - bits[1]; /* a complemented one */
+            at += (size_t)snprintf(csv + at, cap - at, "%u,", bits[j]);
+        }
+        uint32_t c = bits[0] ^ bits[2];
+        if (classes == 3 && bits[1] && bits[2]) c = 2;
+        if (tu_below(rng, 4) == 0) c = tu_below(rng, classes);
+        at += (size_t)snprintf(csv + at, cap - at, "%u\n", c);
+    }
+}
+
 static bool check_case(const family *f, uint64_t seed)
 {
-    oracle_case c;
-    make_case(&c, f, seed);
+    oracle_case c = {0};
     char csv[8192], name[64], k[16], np[16], out[512], serial[512];
-    oracle_csv(csv, sizeof csv, &c);
+    const bool binary = strcmp(f->rules, "binary") == 0, lex = binary && seed % 2;
+    if (binary) {
+        tu_rng rng = {seed};
+        binary_csv(csv, sizeof csv, &rng);
+        c.k = 3 + (seed % 3 == 0); /* a depth */
+    } else {
+        make_case(&c, f, seed);
+        oracle_csv(csv, sizeof csv, &c);
+    }
     snprintf(name, sizeof name, "mpi_%llx.csv", (unsigned long long)seed);
     char *data = tu_write_file(name, csv);
     snprintf(k, sizeof k, "%u", c.k);
     snprintf(serial, sizeof serial, "%s/serial_%llx.json", tu_tmpdir(), (unsigned long long)seed);
     char *pdt = getenv("PDT_BIN"), *mpi = getenv("PDT_MPI_BIN"), *exec = getenv("PDT_MPIEXEC");
+    char *limit = binary ? "--depth" : "--size", *last = lex ? "--lexicographic" : NULL;
     char *one[] = {pdt, "fit", "--data", data, "--rules", (char *)f->rules, "--engine", (char *)f->engine,
-                   "--size", k, "--threads", "1", "-o", serial, NULL};
+                   limit, k, "--threads", "1", "-o", serial, last, NULL};
     bool ok = run_ok(one);
     for (int ranks = 1; ok && ranks <= 3; ranks++) {
         snprintf(np, sizeof np, "%d", ranks);
@@ -87,11 +119,12 @@ static bool check_case(const family *f, uint64_t seed)
         char *argv[] = {exec, "--allow-run-as-root", "--oversubscribe", "-x", "PDT_HYPERSURFACE_WARM", "-x", "PDT_PARALLEL_MIN", "-x",
                         "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1", "-np", np,
                         mpi, "fit", "--data", data, "--rules", (char *)f->rules, "--engine", (char *)f->engine,
-                        "--size", k, "--threads", threads, "-o", out, NULL};
+                        limit, k, "--threads", threads, "-o", out, last, NULL};
         ok = run_ok(argv) && same_result(serial, out);
         if (!ok) printf("%s (engine %s): %d ranks give another result than pdt fit\n", f->rules, f->engine, ranks);
     }
-    if (!ok) {
+    if (!ok && binary) printf("seed %#llx, depth %u%s\n%s", (unsigned long long)seed, c.k, lex ? ", lexicographic" : "", csv);
+    if (!ok && !binary) {
         printf("seed %#llx, K = %u\n", (unsigned long long)seed, c.k);
         oracle_print_case(&c);
     }
@@ -148,6 +181,16 @@ static void test_mpi_axis_numeric(void **state)
     assert_int_equal(run(&f, BASE_SEED + 4000, 8), 0);
 }
 
+/* The binary backend (depth 3 and 4): its root's features shared over the
+ * ranks; another rank's winner read from its position, its children solved
+ * again on every rank. */
+static void test_mpi_binary(void **state)
+{
+    (void)state;
+    family f = {"binary", "auto", 0, 0, 0};
+    assert_int_equal(run(&f, BASE_SEED + 5000, 8), 0);
+}
+
 int main(void)
 {
     setenv("PDT_HYPERSURFACE_WARM", "0", 1);
@@ -158,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_mpi_conic_engine),
         cmocka_unit_test(test_mpi_conic_backend),
         cmocka_unit_test(test_mpi_axis_numeric),
+        cmocka_unit_test(test_mpi_binary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
