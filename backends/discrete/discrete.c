@@ -199,6 +199,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
     uint32_t best_f = DC_LEAF;
     int64_t lower = leaf; /* when nothing beats ub: the least bound of the leaf and every split */
+    /* without a depth limit a region costs at least any of its subsets (a tree of the region
+     * errs there on no more rows, once nodes left with one way or no rows are dropped) */
+    int64_t within = 0;
     bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
     if (can_split) lower = min64(lower, p->split_cost + (int64_t)st.floor * p->err_cost);
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
@@ -242,10 +245,12 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                     sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
                 const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
                 lb += clb[v] = child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, ce);
+                if (ce && rem == PDT_UNLIMITED && clb[v] > within) within = clb[v];
             }
             if (lb < bound) fr->cand[n_cand++] = (dc_cand){lb, f};
             else lower = min64(lower, lb);
         }
+        if (within >= ub) n_cand = 0; /* a subset costs too much: so does the region */
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
         for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
             if (fr->cand[t].lb >= bound) { /* and every later one */
@@ -282,6 +287,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                                .feature = best_f, .solved = true};
         return best;
     }
+    if (lower < within) lower = within;
     if (lower < ub) lower = ub; /* (cannot happen: every way was cut at ub or above) */
     if (e && e->lb < lower) e->lb = lower;
     return lower;
