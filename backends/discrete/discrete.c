@@ -250,9 +250,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             if (lb < bound) fr->cand[n_cand++] = (dc_cand){lb, f};
             else lower = min64(lower, lb);
         }
-        if (within >= ub) n_cand = 0; /* a subset costs too much: so does the region */
+        if (within >= bound) n_cand = 0; /* a subset costs as much: so does the region */
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
-        for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
+        for (size_t t = 0; t < n_cand && !s->stopped_by && within < bound; t++) {
             if (fr->cand[t].lb >= bound) { /* and every later one */
                 lower = min64(lower, fr->cand[t].lb);
                 break;
@@ -262,14 +262,11 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             dc_partition(s, f, items, len, part, start);
             /* every child's own look-ahead before any is solved: a costly sibling ends the split
              * before a cheap first child is searched under a loose budget */
-            int64_t rest = sharpen(s, fr, f, part, start, depth + 1, clb), sum = p->split_cost;
-            if (p->split_cost + rest >= bound) {
-                lower = min64(lower, p->split_cost + rest);
-                continue;
-            }
-            sum += rest;
-            bool complete = children(s, fr, f, c, depth, bound, &sum);
+            int64_t sum = p->split_cost + sharpen(s, fr, f, part, start, depth + 1, clb);
+            bool complete = sum < bound && children(s, fr, f, c, depth, bound, &sum);
             lower = min64(lower, sum); /* the children's costs and bounds */
+            for (size_t v = 0; rem == PDT_UNLIMITED && v < p->k[f]; v++) /* (the children are subsets) */
+                if (start[v + 1] > start[v] && clb[v] > within) within = clb[v];
             if (complete && sum < bound) {
                 best = sum;
                 best_f = f;
