@@ -62,6 +62,34 @@ static int64_t child_bound(const dc_search *s, uint64_t errors, uint64_t floor, 
     return lb;
 }
 
+/* The bound of the split on f from its children's counts (fr's cells of f):
+ * its cost plus each child's leaf or one more split; DC_INF when the split
+ * is needless.  A split is needless when it gains no more than its cost
+ * over one child's tree alone: that tree T (of child u, where f is constant)
+ * applied to the whole region errs at most on every row of the other
+ * children and has no more nodes, so the split costs at least
+ * cost(T) + split_cost + sum over v != u of the children's bounds, and T on
+ * the region at most cost(T) + sum over v != u of rows(v) errors.  When
+ * split_cost covers sum over v != u of (rows(v) errors - bound(v)) for the
+ * u of the largest such term, some tree with fewer nodes and no larger cost
+ * has another root (by induction on nodes: a leaf or a split not needless),
+ * so the region's optimum is the least of its leaf and its other splits. */
+static int64_t count_bound(const dc_search *s, const dc_frame *fr, uint32_t f, bool child_split)
+{
+    const dc_problem *p = s->p;
+    const size_t at = (size_t)f * s->maxk;
+    int64_t q = p->split_cost, gain = 0, most = 0;
+    for (size_t v = 0; v < p->k[f]; v++) {
+        if (!fr->cm[at + v]) continue;
+        int64_t lb = child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, NULL);
+        int64_t g = (int64_t)fr->cm[at + v] * p->err_cost - lb;
+        q += lb;
+        gain += g;
+        if (g > most) most = g;
+    }
+    return gain - most <= p->split_cost ? DC_INF : q;
+}
+
 /* A lower bound of a region (rows, m; at `depth`) from its own look-ahead:
  * its leaf (errors given), or a split whose children are each a leaf or one
  * more split.  Stops at `known` (nothing better is sought).  Scratch: the
@@ -79,10 +107,7 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     for (size_t g = 0; g < p->nf && best > known; g++) {
         size_t at = g * s->maxk;
         if (dc_count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
-        int64_t q = p->split_cost;
-        for (size_t w = 0; w < p->k[g]; w++)
-            if (fr->cm[at + w]) q += child_bound(s, fr->cerr[at + w], fr->cfl[at + w], child_split, NULL);
-        best = min64(best, q);
+        best = min64(best, count_bound(s, fr, (uint32_t)g, child_split));
     }
     return best > known ? best : known;
 }
@@ -117,6 +142,46 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *p
     return sum;
 }
 
+static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
+                     int64_t ub);
+
+/* The children of the split on f (fr->part, fr->start; bounds clb of f's
+ * cells, *total: the split's cost plus their sum) searched until all are
+ * solved (true; *total their cost) or *total reaches bound (false; *total a
+ * lower bound of the split) or the search stops.  Budgets grow by doubling
+ * steps, each child in turn: a child is asked first whether it costs less
+ * than its bound plus a split, not whether it fits under all the budget its
+ * siblings' weak bounds leave (a deep, failing search when a sibling's bound
+ * is about to rise past it). */
+static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, size_t depth, int64_t bound,
+                     int64_t *total)
+{
+    const dc_problem *p = s->p;
+    const uint32_t *start = fr->start;
+    int64_t *clb = fr->clb + (size_t)f * s->maxk;
+    uint8_t *done = fr->done;
+    for (size_t v = 0; v < p->k[f]; v++) done[v] = start[v + 1] == start[v];
+    int64_t step = p->split_cost > p->err_cost ? p->split_cost : p->err_cost;
+    for (;;) {
+        bool all = true;
+        for (size_t v = 0; v < p->k[f]; v++) {
+            if (done[v]) continue;
+            int64_t slack = bound - *total;
+            if (slack <= 0) return false;
+            int64_t child_ub = clb[v] + (step < slack ? step : slack);
+            size_t kl = extend(fr->key, c, depth, f, (uint32_t)v);
+            int64_t got = solve(s, fr->part + start[v], start[v + 1] - start[v], fr->key, kl, child_ub);
+            if (s->stopped_by) return false;
+            if (got > clb[v]) *total += got - clb[v], clb[v] = got;
+            if (got < child_ub) done[v] = 1;
+            else all = false;
+        }
+        if (*total >= bound) return false;
+        if (all) return true;
+        step = step > INT64_MAX / 2 ? INT64_MAX : 2 * step;
+    }
+}
+
 /* The optimum of branch c (items, len; `depth` conditions) if it is below
  * ub, else a lower bound that is at least ub. */
 static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
@@ -134,6 +199,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
     uint32_t best_f = DC_LEAF;
     int64_t lower = leaf; /* when nothing beats ub: the least bound of the leaf and every split */
+    /* without a depth limit a region costs at least any of its subsets (a tree of the region
+     * errs there on no more rows, once nodes left with one way or no rows are dropped) */
+    int64_t within = 0;
     bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
     if (can_split) lower = min64(lower, p->split_cost + (int64_t)st.floor * p->err_cost);
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
@@ -142,7 +210,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         dc_frame *fr = dc_frame_at(s, depth);
         if (!fr) s->stopped_by = "memory limit";
         size_t n_cand = 0;
-        uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL, *key = fr ? fr->key : NULL;
+        uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL;
         /* every split's bound, one level of look-ahead; its children's bounds kept.  First
          * every child's size and errors: a split whose bound from these alone (each child its
          * leaf or one more split) reaches `bound` is out without a look at the memo, which can
@@ -156,10 +224,8 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
             if (dc_count_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
                 continue;
-            int64_t quick = p->split_cost;
-            for (size_t v = 0; v < p->k[f]; v++)
-                if (fr->cm[at + v]) quick += child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, NULL);
-            if (quick >= bound) {
+            int64_t quick = count_bound(s, fr, (uint32_t)f, child_split);
+            if (quick >= bound) { /* (needless: DC_INF) */
                 lower = min64(lower, quick);
                 continue;
             }
@@ -179,12 +245,14 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                     sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
                 const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
                 lb += clb[v] = child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, ce);
+                if (ce && rem == PDT_UNLIMITED && clb[v] > within) within = clb[v];
             }
             if (lb < bound) fr->cand[n_cand++] = (dc_cand){lb, f};
             else lower = min64(lower, lb);
         }
+        if (within >= bound) n_cand = 0; /* a subset costs as much: so does the region */
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
-        for (size_t t = 0; t < n_cand && !s->stopped_by; t++) {
+        for (size_t t = 0; t < n_cand && !s->stopped_by && within < bound; t++) {
             if (fr->cand[t].lb >= bound) { /* and every later one */
                 lower = min64(lower, fr->cand[t].lb);
                 break;
@@ -194,23 +262,11 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             dc_partition(s, f, items, len, part, start);
             /* every child's own look-ahead before any is solved: a costly sibling ends the split
              * before a cheap first child is searched under a loose budget */
-            int64_t rest = sharpen(s, fr, f, part, start, depth + 1, clb), sum = p->split_cost;
-            if (p->split_cost + rest >= bound) {
-                lower = min64(lower, p->split_cost + rest);
-                continue;
-            }
-            bool complete = true;
-            for (size_t v = 0; v < p->k[f] && complete; v++) {
-                size_t m = start[v + 1] - start[v];
-                if (!m) continue;
-                rest -= clb[v];
-                int64_t child_ub = bound - sum - rest;
-                size_t kl = extend(key, c, depth, f, (uint32_t)v);
-                int64_t got = solve(s, part + start[v], m, key, kl, child_ub);
-                sum += got;
-                if (got >= child_ub || s->stopped_by) complete = false;
-            }
-            lower = min64(lower, sum + rest); /* the children not reached: their look-ahead bounds */
+            int64_t sum = p->split_cost + sharpen(s, fr, f, part, start, depth + 1, clb);
+            bool complete = sum < bound && children(s, fr, f, c, depth, bound, &sum);
+            lower = min64(lower, sum); /* the children's costs and bounds */
+            for (size_t v = 0; rem == PDT_UNLIMITED && v < p->k[f]; v++) /* (the children are subsets) */
+                if (start[v + 1] > start[v] && clb[v] > within) within = clb[v];
             if (complete && sum < bound) {
                 best = sum;
                 best_f = f;
@@ -228,6 +284,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                                .feature = best_f, .solved = true};
         return best;
     }
+    if (lower < within) lower = within;
     if (lower < ub) lower = ub; /* (cannot happen: every way was cut at ub or above) */
     if (e && e->lb < lower) e->lb = lower;
     return lower;

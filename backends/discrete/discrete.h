@@ -13,7 +13,10 @@
  * another split over the errors no tree can avoid (rows equal on every
  * feature with different labels): Branches' purification bound, sharpened by
  * those unavoidable errors and by one level of look-ahead.  Splits are tried
- * in the order of that bound, each child under the budget the others leave.
+ * in the order of that bound, their children in turns under budgets grown by
+ * doubling steps; a split that gains no more than its cost over one child's
+ * tree alone is never tried, and without a depth limit a child's bound
+ * bounds its region (docs/categorical.md).
  *
  * Used by the categorical family (multiway splits on categorical columns,
  * rules/categorical.c) and by the binary family for --sparse without limits

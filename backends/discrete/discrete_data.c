@@ -33,6 +33,7 @@ void dc_frame_free(dc_frame *fr)
 {
     free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
     free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
+    free(fr->done);
     *fr = (dc_frame){0};
 }
 
@@ -54,9 +55,10 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     fr->split = malloc((p->nf ? p->nf : 1) * sizeof *fr->split);
     fr->rc = s->bits ? malloc((p->nc + 1) * s->words * sizeof *fr->rc) : NULL;
     fr->rtot = malloc((p->nc + 1) * sizeof *fr->rtot);
+    fr->done = malloc(s->maxk * sizeof *fr->done);
     if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
         fr->split &&
-        (fr->rc || !s->bits) && fr->rtot)
+        (fr->rc || !s->bits) && fr->rtot && fr->done)
         return fr;
     dc_frame_free(fr);
     return NULL;

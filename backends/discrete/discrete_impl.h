@@ -62,6 +62,7 @@ typedef struct dc_frame {
     uint64_t *rc;    /* (nc + 1) * words: the node's rows of each class, then all (with bitsets) */
     uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */
     dc_cand *cand;   /* nf */
+    uint8_t *done;   /* maxk: the split's children solved */
 } dc_frame;
 
 /* Leaf errors and label of the items, and their unavoidable errors. */
