@@ -67,6 +67,7 @@ static void level_free(bs_level *lv)
     free(lv->sample.c);
     free(lv->sample.uc);
     free(lv->sample.ufid);
+    free(lv->wit_k);
     free(lv);
 }
 
@@ -81,6 +82,7 @@ void bs_search_free(bs_search **sp)
     bc_clear(&s->cache);
     d2_free(&s->d2);
     bp_clear(s);
+    bw_clear(s);
     free(s);
     *sp = NULL;
 }
@@ -141,6 +143,7 @@ bs_level *bs_level_get(bs_search *s, size_t level)
         level_free(lv);
         return NULL;
     }
+    lv->l.owner = lv->r.owner = lv;
     s->levels[level] = lv;
     return lv;
 }
@@ -200,6 +203,7 @@ void bs_split(bs_search *s, const bs_set *D, size_t f, bs_set *l, bs_set *r)
     l->m = D->m - rm;
     l->node = r->node = NULL;
     l->looked_up = r->looked_up = false;
+    l->wit_valid = r->wit_valid = false;
     l->via_f = r->via_f = (uint32_t)f;
     l->via_side = 0, r->via_side = 1;
     if (rm == 0 || rm == D->m) return;
@@ -323,8 +327,9 @@ bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
     if (D->leaf == 0) return 0;
     bs_lookup(s, D);
     bs_value lb = D->node ? bc_lower(D->node, d, n, s->unit, s->per_node) : 0;
-    bs_value sim = bs_similarity_lb(s, D, d, n);
+    bs_value sim = bs_similarity_lb(s, D, d, n), wit = bw_lower(s, D, d, n);
     if (sim > lb) lb = sim;
+    if (wit > lb) lb = wit;
     if (s->per_node) lb = bc_size_floor(lb, D->leaf, D->node ? D->node->d2 : NULL, n, s->unit);
     return lb < leaf ? lb : leaf;
 }
