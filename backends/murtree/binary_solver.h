@@ -20,10 +20,6 @@ typedef struct bs_set {
     uint32_t via_f;  /* ... and the split that made these items: feature, */
     int via_side;    /* side (1: the feature holds) */
     struct bs_level *owner; /* the level whose children these are (NULL: a root) */
-    uint32_t wit_k;  /* binary_witness.c: the largest k of a witness in these items ... */
-    uint64_t wit_seen; /* ... among the witnesses before this count, for depth wit_d */
-    uint32_t wit_d;
-    bool wit_valid;
 } bs_set;
 
 /* A node's sample of ≤ 64 items (binary_perfect.c): one word per feature. */
@@ -44,9 +40,10 @@ struct bs_level {
     uint64_t *seen_hash;  /* partitions already tried at this node (right item set) */
     uint32_t *seen_f;
     size_t seen_cap;
-    uint8_t *wit_k;       /* binary_witness.c: per side and feature, the largest k of a witness
-                           * for depth ≥ wit_dch inside that child of the node ... */
-    uint64_t wit_mark;    /* ... among those before this count */
+    uint64_t *wit_k;      /* binary_witness.c: per side and k ≤ 3, the features f whose child
+                           * D ∧ (f = side) holds a witness of k for depth ≥ wit_dch */
+    uint32_t *wit_in;     /* the witnesses (ring positions) inside the node */
+    size_t n_wit_in, index; /* their number; the level's index */
     uint32_t wit_dch;
     bool wit_ready;
 };
@@ -131,7 +128,7 @@ void bp_clear(bs_search *s);
  * errorless tree of ≤ k nodes within depth d (a witness for every superset). */
 void bw_add(bs_search *s, const uint32_t *idx, uint64_t slots, uint32_t d, uint32_t k);
 /* A lower bound for (D, d, n) from the witnesses D contains (0: none). */
-bs_value bw_lower(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
+bs_value bw_lower(bs_search *s, const bs_set *D, uint32_t d, uint32_t n);
 void bw_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }

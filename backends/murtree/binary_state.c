@@ -68,6 +68,7 @@ static void level_free(bs_level *lv)
     free(lv->sample.uc);
     free(lv->sample.ufid);
     free(lv->wit_k);
+    free(lv->wit_in);
     free(lv);
 }
 
@@ -144,6 +145,7 @@ bs_level *bs_level_get(bs_search *s, size_t level)
         return NULL;
     }
     lv->l.owner = lv->r.owner = lv;
+    lv->index = level;
     s->levels[level] = lv;
     return lv;
 }
@@ -203,7 +205,6 @@ void bs_split(bs_search *s, const bs_set *D, size_t f, bs_set *l, bs_set *r)
     l->m = D->m - rm;
     l->node = r->node = NULL;
     l->looked_up = r->looked_up = false;
-    l->wit_valid = r->wit_valid = false;
     l->via_f = r->via_f = (uint32_t)f;
     l->via_side = 0, r->via_side = 1;
     if (rm == 0 || rm == D->m) return;
