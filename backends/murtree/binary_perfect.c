@@ -342,6 +342,8 @@ void bp_init(bs_search *s)
     s->bp_min_items = env && *env && end && !*end && min <= UINT32_MAX ? (uint32_t)min : BP_MIN_ITEMS;
     /* once the root has an errorless tree, every set: its witnesses (binary_witness.c) prune */
     s->bp_min_errorless = env && *env && end && !*end && min <= UINT32_MAX ? (uint32_t)min : 0;
+    const char *wit = getenv("PDT_BINARY_WITNESSES");
+    s->wit_off = wit && !strcmp(wit, "0");
     const size_t FW = dt->nf ? (dt->nf + 63) / 64 : 1;
     if (s->bp_rows || dt->nc != 2 || FW > BP_FW_MAX) return;
     s->bp_fw = FW;

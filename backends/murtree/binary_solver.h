@@ -89,6 +89,7 @@ struct bs_search {
     uint64_t *wit;        /* binary_witness.c: samples with no errorless tree (NULL: none yet) */
     uint64_t wit_next;    /* witnesses ever added */
     bool errorless_root;  /* proven, and the root has an errorless tree: witnesses are checked */
+    bool wit_off;         /* PDT_BINARY_WITNESSES=0 (tests compare with the search without them) */
     bs_stats stats;
     struct bt_shared *shared; /* the team's cache (binary_threads.c; NULL: none) */
 };

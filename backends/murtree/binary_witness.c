@@ -57,7 +57,7 @@ static void level_take(const bs_search *s, bs_level *lv, uint32_t p)
 
 void bw_add(bs_search *s, const uint32_t *idx, uint64_t slots, uint32_t d, uint32_t k)
 {
-    if (k == 0 || !s->proven || !slots) return;
+    if (k == 0 || !s->proven || !slots || s->wit_off) return;
     const size_t W = s->words, FW = s->bp_fw;
     if (!s->wit && !(s->wit = calloc((size_t)WIT_CAP * stride(s), sizeof *s->wit))) return;
     const uint32_t p = (uint32_t)(s->wit_next++ % WIT_CAP);
