@@ -389,6 +389,56 @@ static void test_oracle_lexicographic_similarity_slots(void **state)
     unsetenv("PDT_BINARY_SIM_SLOTS");
 }
 
+/* n rows of nf random features and random labels (two classes): with rows
+ * distinct, errorless trees exist deep enough, of 9–15 nodes at depth 4–5. */
+static char *random_rows(tu_rng *g, size_t n, size_t nf)
+{
+    char *text = malloc(n * (2 * nf + 4) + 1), *p = text;
+    for (size_t i = 0; i < n; i++) {
+        p += sprintf(p, "%u", tu_below(g, 2));
+        for (size_t j = 0; j < nf; j++) p += sprintf(p, " %u", tu_below(g, 2));
+        *p++ = '\n';
+    }
+    *p = '\0';
+    return text;
+}
+
+/* Witnesses of "no errorless tree" (binary_witness.c) bound every item set
+ * that contains one, once the root has an errorless tree.  --lexicographic
+ * with them against the same search without them (PDT_BINARY_WITNESSES=0),
+ * where many subproblems are searched below an errorless root: 40–100 rows
+ * of 18–32 random features with random labels at depth 4 and 5 (both with
+ * the sample test on every set, the default once the root is errorless). */
+static void test_oracle_lexicographic_witnesses(void **state)
+{
+    (void)state;
+    tu_rng g = {1823};
+    int errorless = 0, trials = 30;
+    for (int t = 0; t < trials; t++) {
+        size_t n = 40 + tu_below(&g, 61), nf = 18 + tu_below(&g, 15);
+        uint32_t depth = 4 + (uint32_t)(t % 2);
+        char *text = random_rows(&g, n, nf);
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_read_dl85(&ds, text, strlen(text), "random.txt", &err)) fail_msg("%s", err.message);
+        uint64_t e[2];
+        uint32_t z[2];
+        for (int k = 0; k < 2; k++) {
+            setenv("PDT_BINARY_WITNESSES", k ? "1" : "0", 1);
+            fit_slots(ds, depth, t % 3 ? NULL : "2", &e[k], &z[k]);
+        }
+        errorless += e[0] == 0;
+        if (e[1] != e[0] || z[1] != z[0])
+            fail_msg("case %d (%zu rows, %zu features, depth %u): with witnesses %llu errors, %u nodes; without "
+                     "%llu, %u", t, n, nf, depth, (unsigned long long)e[1], z[1], (unsigned long long)e[0], z[0]);
+        pdt_dataset_free(&ds);
+        free(text);
+    }
+    unsetenv("PDT_BINARY_WITNESSES");
+    unsetenv("PDT_BINARY_SIM_SLOTS");
+    assert_true(errorless > trials / 2); /* the regime under test: an errorless root */
+}
+
 /* The generic engine refuses --lexicographic when it cannot rank by (cost, nodes). */
 static void test_oracle_lexicographic_generic_refuses(void **state)
 {
@@ -444,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_oracle_lexicographic_errorless),
         cmocka_unit_test(test_oracle_lexicographic_errorless_rows),
         cmocka_unit_test(test_oracle_lexicographic_similarity_slots),
+        cmocka_unit_test(test_oracle_lexicographic_witnesses),
         cmocka_unit_test(test_oracle_lexicographic_generic),
         cmocka_unit_test(test_oracle_lexicographic_generic_refuses),
         cmocka_unit_test(test_oracle_lexicographic_json),

@@ -26,7 +26,7 @@
 
 #include "binary_solver.h"
 
-#define BP_START 32 /* items in the first sample */
+#define BP_START 16 /* items in the first sample (small: its witness, binary_witness.c, fits more sets) */
 #define BP_PARENT 48 /* items in a node's sample for its children (the rest of 64 for refining) */
 #define BP_MIN_ITEMS 512 /* the default least item set tested (PDT_BINARY_SAMPLE_MIN) */
 #define BP_FW_MAX 64 /* feature words of an item's row (4096 features); more: no test */
@@ -281,7 +281,7 @@ static uint32_t sample_loop(bs_search *s, const uint64_t *items, uint64_t *c, ui
         const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all, s->bp_uc, s->bp_ufid), s->bp_order};
         bp_tree t;
         bool fits;
-        if (!w_least(&w, all, d, k, &t)) return k + 1;
+        if (!w_least(&w, all, d, k, &t)) return bw_add(s, idx, all, d, k), k + 1;
         if (refine(s, items, &t, c, &a, idx, &n, &fits)) continue;
         if (fits) *depth = t.depth ? t.depth : BP_EXACT_LEAF; /* the tree fits every item */
         return t.size; /* a lower bound: the least on a subset */
@@ -321,7 +321,7 @@ uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, con
     const uint64_t mask = (side ? p->c[f] : ~p->c[f]) & p->all;
     const bp_sample w = {p->uc, p->ufid, p->a, p->nu, s->bp_order};
     bp_tree t;
-    if (!w_least(&w, mask, d, k, &t)) return k + 1; /* a subset says none */
+    if (!w_least(&w, mask, d, k, &t)) return bw_add(s, p->idx, mask, d, k), k + 1; /* a subset says none */
     uint32_t idx[64];
     memcpy(s->bp_cols, p->c, s->data->nf * sizeof *s->bp_cols);
     memcpy(idx, p->idx, p->n * sizeof *idx);
@@ -340,6 +340,10 @@ void bp_init(bs_search *s)
     char *end = NULL;
     unsigned long min = env ? strtoul(env, &end, 10) : 0;
     s->bp_min_items = env && *env && end && !*end && min <= UINT32_MAX ? (uint32_t)min : BP_MIN_ITEMS;
+    /* once the root has an errorless tree, every set: its witnesses (binary_witness.c) prune */
+    s->bp_min_errorless = env && *env && end && !*end && min <= UINT32_MAX ? (uint32_t)min : 0;
+    const char *wit = getenv("PDT_BINARY_WITNESSES");
+    s->wit_off = wit && !strcmp(wit, "0");
     const size_t FW = dt->nf ? (dt->nf + 63) / 64 : 1;
     if (s->bp_rows || dt->nc != 2 || FW > BP_FW_MAX) return;
     s->bp_fw = FW;

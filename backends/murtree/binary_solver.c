@@ -287,6 +287,8 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     memset(lv->seen_hash, 0, lv->seen_cap * sizeof *lv->seen_hash);
     lv->node = D;
     lv->sample.ready = false;
+    lv->wit_ready = false;
+    lv->wit_dch = d - 1;
     lv->l.gen = lv->r.gen = d == 3 ? d2_context_enter(s->d2, D->bits, D->m) : 0;
     for (uint32_t f = 0; f < s->data->nf && !s->aborted; f++) {
         if (have && (best.cost <= lb || (!s->proven && best.cost / s->unit <= lb / s->unit)))
@@ -359,8 +361,9 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
         }
         lb = bc_lower(nd, d, n, s->unit, s->per_node);
     }
-    bs_value sim = bs_similarity_lb(s, D, d, n);
+    bs_value sim = bs_similarity_lb(s, D, d, n), wit = bw_lower(s, D, d, n);
     if (sim > lb) lb = sim;
+    if (wit > lb) lb = wit;
     if (s->per_node) lb = bc_size_floor(lb, D->leaf, D->node ? D->node->d2 : NULL, n, s->unit);
     if (lb >= leaf) { /* no tree beats the leaf */
         o->lb = leaf;

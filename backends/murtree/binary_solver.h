@@ -19,6 +19,7 @@ typedef struct bs_set {
     uint64_t gen;    /* the depth-2 context of the parent (0: none) ... */
     uint32_t via_f;  /* ... and the split that made these items: feature, */
     int via_side;    /* side (1: the feature holds) */
+    struct bs_level *owner; /* the level whose children these are (NULL: a root) */
 } bs_set;
 
 /* A node's sample of ≤ 64 items (binary_perfect.c): one word per feature. */
@@ -31,14 +32,21 @@ typedef struct bp_parent {
     bool ready;
 } bp_parent;
 
-typedef struct bs_level {
+typedef struct bs_level bs_level;
+struct bs_level {
     bs_set l, r;          /* the children of the split being tried */
     const bs_set *node;   /* the node whose splits these are */
     bp_parent sample;     /* its sample, made when a child's errorless test first needs it */
     uint64_t *seen_hash;  /* partitions already tried at this node (right item set) */
     uint32_t *seen_f;
     size_t seen_cap;
-} bs_level;
+    uint64_t *wit_k;      /* binary_witness.c: per side and k ≤ 3, the features f whose child
+                           * D ∧ (f = side) holds a witness of k for depth ≥ wit_dch */
+    uint32_t *wit_in;     /* the witnesses (ring positions) inside the node */
+    size_t n_wit_in, index; /* their number; the level's index */
+    uint32_t wit_dch;
+    bool wit_ready;
+};
 
 typedef struct sim_slot {
     uint64_t *bits;
@@ -76,7 +84,12 @@ struct bs_search {
     uint32_t *bp_slot; /* a hash table of kept columns (index + 1) */
     size_t bp_slots;
     size_t bp_fw;
-    uint32_t bp_min_items; /* the test runs on item sets at least this large */
+    uint32_t bp_min_items; /* the test runs on item sets at least this large ... */
+    uint32_t bp_min_errorless; /* ... this large once the root has an errorless tree */
+    uint64_t *wit;        /* binary_witness.c: samples with no errorless tree (NULL: none yet) */
+    uint64_t wit_next;    /* witnesses ever added */
+    bool errorless_root;  /* proven, and the root has an errorless tree: witnesses are checked */
+    bool wit_off;         /* PDT_BINARY_WITNESSES=0 (tests compare with the search without them) */
     bs_stats stats;
     struct bt_shared *shared; /* the team's cache (binary_threads.c; NULL: none) */
 };
@@ -112,6 +125,12 @@ void bp_parent_build(bs_search *s, bp_parent *p, const uint64_t *items, uint32_t
 uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, const uint64_t *items, uint32_t m,
                      uint32_t d, uint32_t k, uint32_t *depth);
 void bp_clear(bs_search *s);
+/* binary_witness.c: the sample items idx[j] for the bits j of slots have no
+ * errorless tree of ≤ k nodes within depth d (a witness for every superset). */
+void bw_add(bs_search *s, const uint32_t *idx, uint64_t slots, uint32_t d, uint32_t k);
+/* A lower bound for (D, d, n) from the witnesses D contains (0: none). */
+bs_value bw_lower(bs_search *s, const bs_set *D, uint32_t d, uint32_t n);
+void bw_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }
 

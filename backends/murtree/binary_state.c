@@ -67,6 +67,8 @@ static void level_free(bs_level *lv)
     free(lv->sample.c);
     free(lv->sample.uc);
     free(lv->sample.ufid);
+    free(lv->wit_k);
+    free(lv->wit_in);
     free(lv);
 }
 
@@ -81,6 +83,7 @@ void bs_search_free(bs_search **sp)
     bc_clear(&s->cache);
     d2_free(&s->d2);
     bp_clear(s);
+    bw_clear(s);
     free(s);
     *sp = NULL;
 }
@@ -141,6 +144,8 @@ bs_level *bs_level_get(bs_search *s, size_t level)
         level_free(lv);
         return NULL;
     }
+    lv->l.owner = lv->r.owner = lv;
+    lv->index = level;
     s->levels[level] = lv;
     return lv;
 }
@@ -323,8 +328,9 @@ bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
     if (D->leaf == 0) return 0;
     bs_lookup(s, D);
     bs_value lb = D->node ? bc_lower(D->node, d, n, s->unit, s->per_node) : 0;
-    bs_value sim = bs_similarity_lb(s, D, d, n);
+    bs_value sim = bs_similarity_lb(s, D, d, n), wit = bw_lower(s, D, d, n);
     if (sim > lb) lb = sim;
+    if (wit > lb) lb = wit;
     if (s->per_node) lb = bc_size_floor(lb, D->leaf, D->node ? D->node->d2 : NULL, n, s->unit);
     return lb < leaf ? lb : leaf;
 }

@@ -314,6 +314,10 @@ static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
     if (main) w->root_best = cost; /* for the progress line */
     if (w->proven && cost < w->unit && w->sim_wide_slots > SIM_SLOTS)
         w->sim_wide = true; /* the root has an errorless tree: many similarity slots */
+    if (w->proven && cost < w->unit && !w->errorless_root) { /* witnesses, and the sample test on every set */
+        w->errorless_root = true;
+        w->bp_min_items = w->bp_min_errorless;
+    }
     const int64_t strict = q < key;
     if (!t->errors_only) return (int64_t)r - strict;
     return ((int64_t)r + 1 - strict) * (int64_t)w->unit - 1;
@@ -352,6 +356,8 @@ static void run_worker(bt_team *t, unsigned id)
     if (lv) { /* the level's node and its sample of items (the errorless test of --lexicographic) */
         lv->node = &t->root;
         lv->sample.ready = false;
+        lv->wit_ready = false;
+        lv->wit_dch = t->d - 1;
     }
     uint64_t lo, hi;
     while (!w->aborted && pdt_work_next(&t->work, &lo, &hi)) {
