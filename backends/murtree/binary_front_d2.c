@@ -46,20 +46,41 @@ static pdt_front leaf_of(pdt_front_point *pts, uint32_t pc, uint32_t qc)
 }
 
 bool fr_front_of_counts(fr_search *s, pdt_front *f, pdt_front_acc *acc, uint32_t p, uint32_t q,
-                        const uint32_t *gp, const uint32_t *gq)
+                        const uint32_t *gp, const uint32_t *gq, const fr_off *off)
 {
     pdt_front_acc_add(acc, 0, p, FR_LEAF_NEG, 0, 0);
     pdt_front_acc_add(acc, q, 0, FR_LEAF_POS, 0, 0);
     pdt_front_point pts[2][2];
+    bool first = true;
     for (size_t g = 0; g < s->data->nf; g++) {
         uint32_t p1 = gp[g], q1 = gq[g], p0 = p - p1, q0 = q - q1;
         if (p0 + q0 == 0 || p1 + q1 == 0) continue; /* a split with an empty side: no tree */
+        if (!off && !first && p0 && q0 && p1 && q1) {
+            /* two mixed leaves: the sums (0, p) and (q, 0) tie with the first split's, which
+             * win (smaller how); the two others are one side wrong each way */
+            pdt_front_acc_add(acc, q1, p0, (uint32_t)g << 8, 0, 1);
+            pdt_front_acc_add(acc, q0, p1, (uint32_t)g << 8, 1, 0);
+            s->stats.sums++;
+            if (acc->best[0].fn == 0) break;
+            continue;
+        }
+        first = false;
         pdt_front l = leaf_of(pts[0], p0, q0), r = leaf_of(pts[1], p1, q1);
-        pdt_front_acc_add_sums(acc, &l, &r, (uint32_t)g << 8);
+        if (off) { /* the bound as in the general recursion (binary_front.c) */
+            fr_clip(s, &l, off);
+            if (!l.n) continue;
+            fr_off roff = {off->x + l.p[0].fp, off->y + l.p[l.n - 1].fn};
+            fr_clip(s, &r, &roff);
+        }
+        for (uint32_t i = 0; i < l.n; i++) /* pdt_front_acc_add_sums, inlined: 4 sums at most */
+            for (uint32_t j = 0; j < r.n; j++)
+                pdt_front_acc_add(acc, l.p[i].fp + r.p[j].fp, l.p[i].fn + r.p[j].fn, (uint32_t)g << 8, i, j);
         s->stats.sums++;
         if (acc->best[0].fn == 0) break; /* (0, 0) dominates every later point; later ties lose */
     }
-    return pdt_front_acc_take(f, acc, q);
+    bool ok = pdt_front_acc_take(f, acc, q);
+    fr_clip(s, f, off);
+    return ok;
 }
 
 /* cp, cq: D∧g; pp, pq[f·nf + g] (f < g): D∧f∧g. */
@@ -95,21 +116,31 @@ static uint32_t pair(const uint32_t *m, size_t nf, const uint32_t *diag, size_t 
 }
 
 /* The front of child c (0: D∧¬f, 1: D∧f) of items D within (1, budget), as fr_solve gives it. */
-static bool child_front(fr_search *s, pdt_front *out, size_t f, int c, uint32_t p, uint32_t q, uint32_t budget)
+static bool child_front(fr_search *s, pdt_front *out, size_t f, int c, uint32_t p, uint32_t q, uint32_t budget,
+                        const fr_off *off)
 {
     const size_t nf = s->data->nf;
     uint32_t pc = c ? s->cp[f] : p - s->cp[f], qc = c ? s->cq[f] : q - s->cq[f];
     s->stats.subproblems++;
-    if (budget == 0 || pc == 0 || qc == 0) return fr_leaf_front(out, pc, qc);
+    if (budget == 0 || pc == 0 || qc == 0) {
+        bool ok = fr_leaf_front(out, pc, qc);
+        fr_clip(s, out, off);
+        return ok;
+    }
+    if (off && !fr_allowed(s, off, 0, 0)) {
+        out->n = 0;
+        return true;
+    }
     for (size_t g = 0; g < nf; g++) {
         uint32_t a = pair(s->pp, nf, s->cp, f, g), b = pair(s->pq, nf, s->cq, f, g);
         s->kp[c][g] = c ? a : s->cp[g] - a;
         s->kq[c][g] = c ? b : s->cq[g] - b;
     }
-    return fr_front_of_counts(s, out, &s->levels[1].acc, pc, qc, s->kp[c], s->kq[c]);
+    return fr_front_of_counts(s, out, &s->levels[1].acc, pc, qc, s->kp[c], s->kq[c], off);
 }
 
-bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n)
+bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n,
+                     const fr_off *off)
 {
     const size_t nf = s->data->nf;
     fr_level *lv = &s->levels[1];
@@ -123,12 +154,18 @@ bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t
         uint32_t right = s->cp[g] + s->cq[g];
         if (right == 0 || right == p + q) continue; /* an empty side */
         for (uint32_t nl = lo; nl <= hi && ok; nl++) {
-            ok = child_front(s, &lv->fl, g, 0, p, q, nl) && child_front(s, &lv->fr, g, 1, p, q, n - 1 - nl);
-            if (ok) pdt_front_acc_add_sums(acc, &lv->fl, &lv->fr, (uint32_t)g << 8 | nl);
+            /* the bound as in the general recursion (binary_front.c) */
+            ok = child_front(s, &lv->fl, g, 0, p, q, nl, off);
+            if (!ok || !lv->fl.n) continue;
+            fr_off roff = {0, 0};
+            if (off) roff = (fr_off){off->x + lv->fl.p[0].fp, off->y + lv->fl.p[lv->fl.n - 1].fn};
+            ok = child_front(s, &lv->fr, g, 1, p, q, n - 1 - nl, off ? &roff : NULL);
+            if (ok && lv->fr.n) pdt_front_acc_add_sums(acc, &lv->fl, &lv->fr, (uint32_t)g << 8 | nl);
             s->stats.sums++;
         }
         if (acc->best[0].fn == 0) break; /* a perfect tree: every later point is dominated or a later tie */
     }
     bool took = pdt_front_acc_take(f, acc, q); /* also leaves the accumulator empty */
+    fr_clip(s, f, off);
     return ok && took;
 }
