@@ -86,7 +86,8 @@ void fr_free(fr_search **sp)
         }
     free(s->slots);
     free(s->maxfn), free(s->sim_items);
-    pdt_front_clear(&s->sim_front);
+    for (size_t k = 0; s->sim_front && k < s->sim_k; k++) pdt_front_clear(&s->sim_front[k]);
+    free(s->sim_front), free(s->sim_n), free(s->sim_pq);
     fr_scratch_clear(s);
     for (size_t k = 0; k <= FR_MAX_DEPTH; k++) {
         free(s->levels[k].l);
@@ -251,7 +252,9 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
         for (uint32_t nl = lo; nl <= hi; nl++) {
             /* the right side adds at least (0, 0); once the left front is known, at least its
              * smallest FP and FN: the right side is solved under that offset */
-            if (off && d == 3 && fr_similar_prunes(s, lv->r, n - 1 - nl, off)) {
+            if (off && d == 3 &&
+                fr_similar_prunes(s, lv->r, pdt_bits_and_count(lv->r, s->pos, W), pdt_bits_and_count(lv->r, s->neg, W),
+                                  n - 1 - nl, off)) {
                 s->stats.pruned++; /* the right side alone is out of the bound: so is every sum */
                 continue;
             }
@@ -325,7 +328,7 @@ const pdt_front *fr_solve_in(fr_search *s, pdt_front *scratch, const uint64_t *i
             return &(*slot)->front;
         }
         if (d == 2 && off) { /* depth 2: whole fronts, and the similarity bound from the last one */
-            if (fr_similar_prunes(s, items, n, off)) {
+            if (fr_similar_prunes(s, items, p, q, n, off)) {
                 s->stats.pruned++;
                 scratch->n = 0;
                 return scratch;
@@ -335,7 +338,7 @@ const pdt_front *fr_solve_in(fr_search *s, pdt_front *scratch, const uint64_t *i
         pdt_front f;
         pdt_front_init(&f);
         ok = general_front(s, &f, items, p, q, d, n, off);
-        if (ok && d == 2 && !off && s->bounded) ok = fr_similar_keep(s, items, n, &f);
+        if (ok && d == 2 && !off && s->bounded) ok = fr_similar_keep(s, items, p, q, n, &f);
         size_t bytes = entry_bytes(s, &f);
         slot = ok ? slot_of(s, items, hash, d, n) : slot; /* the table may have grown meanwhile */
         if (ok && *slot) { /* computed again under a wider bound: it replaces the cached front */

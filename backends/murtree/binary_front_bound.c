@@ -41,8 +41,13 @@ bool fr_bound_start(fr_search *s, pdt_metric metric, uint32_t fp, uint32_t fn, u
 {
     s->top_d = top_d; /* normalised, as the root is solved */
     s->maxfn = malloc(((size_t)s->N + 1) * sizeof *s->maxfn);
-    s->sim_items = calloc(s->W + 1, sizeof *s->sim_items);
-    if (!s->maxfn || !s->sim_items) return false;
+    size_t k = ((size_t)16 << 20) / (8 * s->W + 8);
+    s->sim_k = k < 1 ? 1 : k > FR_SIM ? FR_SIM : k;
+    s->sim_items = calloc(s->sim_k * s->W + 1, sizeof *s->sim_items);
+    s->sim_n = calloc(s->sim_k, sizeof *s->sim_n);
+    s->sim_pq = calloc(2 * s->sim_k, sizeof *s->sim_pq);
+    s->sim_front = calloc(s->sim_k, sizeof *s->sim_front);
+    if (!s->maxfn || !s->sim_items || !s->sim_n || !s->sim_pq || !s->sim_front) return false;
     s->metric = metric;
     s->inc_fp = fp, s->inc_fn = fn;
     staircase(s);
@@ -69,28 +74,53 @@ void fr_bound_offer(fr_search *s, const pdt_front *a, const pdt_front *b)
  * whole front, and D's items missing from D' can only lower its errors on D
  * by r = (negatives, positives) of D' \ D: T's point on D is ≥ a − r (at least 0).
  * If no a − r is within the bound, no tree of D is (the bound is a down-set). */
-bool fr_similar_prunes(const fr_search *s, const uint64_t *items, uint32_t n, const fr_off *off)
+/* Some point of reference k's front, shifted by (rn, rp), is within the bound under off. */
+static bool shifted_within(const fr_search *s, size_t k, uint32_t rn, uint32_t rp, const fr_off *off)
+{
+    const pdt_front *f = &s->sim_front[k];
+    for (size_t i = 0; i < f->n; i++) {
+        const pdt_front_point *a = &f->p[i];
+        if (fr_allowed(s, off, a->fp > rn ? a->fp - rn : 0, a->fn > rp ? a->fn - rp : 0)) return true;
+    }
+    return false;
+}
+
+static bool similar_prunes(const fr_search *s, size_t k, const uint64_t *items, uint32_t p, uint32_t q,
+                           uint32_t n, const fr_off *off)
+{
+    if (s->sim_n[k] < n) return false;
+    /* D' \ D has at least |D'| − |D| of each class: a smaller shift, a point at least as
+     * low; when that one is within the bound, so is the true one (no O(W) count needed) */
+    uint32_t pk = s->sim_pq[2 * k], qk = s->sim_pq[2 * k + 1];
+    if (shifted_within(s, k, qk > q ? qk - q : 0, pk > p ? pk - p : 0, off)) return false;
+    const uint64_t *was = s->sim_items + k * s->W;
+    uint32_t rn = 0, rp = 0;
+    for (size_t w = 0; w < s->W; w++) {
+        uint64_t gone = was[w] & ~items[w];
+        rn += (uint32_t)__builtin_popcountll(gone & s->neg[w]);
+        rp += (uint32_t)__builtin_popcountll(gone & s->pos[w]);
+    }
+    return !shifted_within(s, k, rn, rp, off);
+}
+
+bool fr_similar_prunes(const fr_search *s, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n,
+                       const fr_off *off)
 {
     uint32_t d = 2;
     fr_normalise(&d, &n);
-    if (!off || s->sim_n < n || d != 2) return false;
-    uint32_t rn = 0, rp = 0;
-    for (size_t k = 0; k < s->W; k++) {
-        uint64_t gone = s->sim_items[k] & ~items[k];
-        rn += (uint32_t)__builtin_popcountll(gone & s->neg[k]);
-        rp += (uint32_t)__builtin_popcountll(gone & s->pos[k]);
-    }
-    for (size_t i = 0; i < s->sim_front.n; i++) {
-        const pdt_front_point *a = &s->sim_front.p[i];
-        if (fr_allowed(s, off, a->fp > rn ? a->fp - rn : 0, a->fn > rp ? a->fn - rp : 0)) return false;
-    }
-    return true;
+    if (!off || d != 2) return false;
+    for (size_t i = 1; i <= s->sim_k; i++) /* the newest first: the likeliest to be similar */
+        if (similar_prunes(s, (s->sim_next + s->sim_k - i) % s->sim_k, items, p, q, n, off)) return true;
+    return false;
 }
 
-bool fr_similar_keep(fr_search *s, const uint64_t *items, uint32_t n, const pdt_front *f)
+bool fr_similar_keep(fr_search *s, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n, const pdt_front *f)
 {
-    memcpy(s->sim_items, items, s->W * sizeof *items);
-    s->sim_n = n;
-    s->sim_front.n = 0;
-    return pdt_front_union(&s->sim_front, f);
+    size_t k = s->sim_next;
+    s->sim_next = (k + 1) % s->sim_k;
+    memcpy(s->sim_items + k * s->W, items, s->W * sizeof *items);
+    s->sim_n[k] = n;
+    s->sim_pq[2 * k] = p, s->sim_pq[2 * k + 1] = q;
+    s->sim_front[k].n = 0;
+    return pdt_front_union(&s->sim_front[k], f);
 }

@@ -5,6 +5,8 @@
 
 #include "binary_front.h"
 
+#define FR_SIM 1024 /* at most so many depth-2 fronts kept for the similarity bound (and 16 MiB of items) */
+
 typedef struct fr_entry {
     uint64_t hash;
     uint32_t d, n;
@@ -51,9 +53,12 @@ struct fr_search {
     uint32_t inc_fp, inc_fn; /* the incumbent root point */
     uint32_t top_d;         /* the root's depth (its sums update the incumbent) */
     int64_t *maxfn;         /* N + 1: the largest FN of a root point within the bound at each FP, or −1 */
-    uint64_t *sim_items;    /* W: the last depth-2 subproblem solved under the bound (its whole front) */
-    uint32_t sim_n;         /* its budget; 0: none yet */
-    pdt_front sim_front;
+    size_t sim_k;           /* how many (≤ FR_SIM) */
+    uint64_t *sim_items;    /* sim_k·W: the last depth-2 subproblems solved under the bound */
+    uint32_t *sim_n;        /* sim_k: their budgets; 0: none yet */
+    uint32_t *sim_pq;       /* 2·sim_k: their positives, negatives */
+    pdt_front *sim_front;   /* sim_k: their whole fronts */
+    size_t sim_next;        /* the oldest, replaced next */
 };
 
 /* x + off is within the bound (always true without an offset or a bound). */
@@ -72,11 +77,13 @@ static inline void fr_clip(const fr_search *s, pdt_front *f, const fr_off *off)
         if (fr_allowed(s, off, f->p[i].fp, f->p[i].fn)) f->p[k++] = f->p[i];
     f->n = k;
 }
-/* The similarity bound (Demirović & Stuckey's (D)) against the last depth-2
- * front: true when no tree of (items, 2, n) can be within the bound under off. */
-bool fr_similar_prunes(const fr_search *s, const uint64_t *items, uint32_t n, const fr_off *off);
-/* Remembers the whole depth-2 front f of (items, 2, n) for the next similarity bound. */
-bool fr_similar_keep(fr_search *s, const uint64_t *items, uint32_t n, const pdt_front *f);
+/* The similarity bound (Demirović & Stuckey's (D)) against the last sim_k whole
+ * depth-2 fronts: true when no tree of (items, 2, n), p positives and q
+ * negatives, can be within the bound under off. */
+bool fr_similar_prunes(const fr_search *s, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n,
+                       const fr_off *off);
+/* Remembers the whole depth-2 front f of (items, 2, n) for the similarity bound. */
+bool fr_similar_keep(fr_search *s, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n, const pdt_front *f);
 /* The root's sums a ⊕ b: a better point becomes the incumbent. */
 void fr_bound_offer(fr_search *s, const pdt_front *a, const pdt_front *b);
 
