@@ -227,7 +227,7 @@ static const pdt_front *clipped(const fr_search *s, pdt_front *into, const pdt_f
 static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
                           uint32_t d, uint32_t n, const fr_off *off)
 {
-    if (d == 2) return fr_depth2_front(s, f, items, p, q, n, off);
+    if (d == 2) return fr_depth2_front(s, f, items, p, q, n); /* whole: fr_solve_in passes no offset */
     const size_t W = s->W;
     fr_level *lv = &s->levels[d - 1];
     pdt_front_acc *acc = &s->levels[d].acc;

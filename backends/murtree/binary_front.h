@@ -53,6 +53,12 @@ void fr_arm(fr_search *s, bool armed);
 pdt_status fr_failed(const fr_search *s);
 const fr_stats *fr_search_stats(const fr_search *s);
 uint32_t fr_positive(const fr_search *s);
+/* For the oracle (tests/oracle_metric.c): the root of ds within opt's limits solved
+ * under the metric bound of opt->metric with the fixed incumbent (inc_fp, inc_fn),
+ * once per offset in turn on one search (its cache and similarity references
+ * kept across them); outs[i] (initialised) receives the front under offs[i]. */
+pdt_status bs_metric_front_under(pdt_front *outs, const fr_off *offs, size_t n_offs, const pdt_dataset *ds,
+                                 const pdt_fit_options *opt, uint32_t inc_fp, uint32_t inc_fn, pdt_error *err);
 /* Limits made canonical: n ≤ 2^d − 1 and d ≤ n. */
 void fr_normalise(uint32_t *d, uint32_t *n);
 

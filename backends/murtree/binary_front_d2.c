@@ -116,31 +116,21 @@ static uint32_t pair(const uint32_t *m, size_t nf, const uint32_t *diag, size_t 
 }
 
 /* The front of child c (0: D∧¬f, 1: D∧f) of items D within (1, budget), as fr_solve gives it. */
-static bool child_front(fr_search *s, pdt_front *out, size_t f, int c, uint32_t p, uint32_t q, uint32_t budget,
-                        const fr_off *off)
+static bool child_front(fr_search *s, pdt_front *out, size_t f, int c, uint32_t p, uint32_t q, uint32_t budget)
 {
     const size_t nf = s->data->nf;
     uint32_t pc = c ? s->cp[f] : p - s->cp[f], qc = c ? s->cq[f] : q - s->cq[f];
     s->stats.subproblems++;
-    if (budget == 0 || pc == 0 || qc == 0) {
-        bool ok = fr_leaf_front(out, pc, qc);
-        fr_clip(s, out, off);
-        return ok;
-    }
-    if (off && !fr_allowed(s, off, 0, 0)) {
-        out->n = 0;
-        return true;
-    }
+    if (budget == 0 || pc == 0 || qc == 0) return fr_leaf_front(out, pc, qc);
     for (size_t g = 0; g < nf; g++) {
         uint32_t a = pair(s->pp, nf, s->cp, f, g), b = pair(s->pq, nf, s->cq, f, g);
         s->kp[c][g] = c ? a : s->cp[g] - a;
         s->kq[c][g] = c ? b : s->cq[g] - b;
     }
-    return fr_front_of_counts(s, out, &s->levels[1].acc, pc, qc, s->kp[c], s->kq[c], off);
+    return fr_front_of_counts(s, out, &s->levels[1].acc, pc, qc, s->kp[c], s->kq[c], NULL);
 }
 
-bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n,
-                     const fr_off *off)
+bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n)
 {
     const size_t nf = s->data->nf;
     fr_level *lv = &s->levels[1];
@@ -154,18 +144,12 @@ bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t
         uint32_t right = s->cp[g] + s->cq[g];
         if (right == 0 || right == p + q) continue; /* an empty side */
         for (uint32_t nl = lo; nl <= hi && ok; nl++) {
-            /* the bound as in the general recursion (binary_front.c) */
-            ok = child_front(s, &lv->fl, g, 0, p, q, nl, off);
-            if (!ok || !lv->fl.n) continue;
-            fr_off roff = {0, 0};
-            if (off) roff = (fr_off){off->x + lv->fl.p[0].fp, off->y + lv->fl.p[lv->fl.n - 1].fn};
-            ok = child_front(s, &lv->fr, g, 1, p, q, n - 1 - nl, off ? &roff : NULL);
-            if (ok && lv->fr.n) pdt_front_acc_add_sums(acc, &lv->fl, &lv->fr, (uint32_t)g << 8 | nl);
+            ok = child_front(s, &lv->fl, g, 0, p, q, nl) && child_front(s, &lv->fr, g, 1, p, q, n - 1 - nl);
+            if (ok) pdt_front_acc_add_sums(acc, &lv->fl, &lv->fr, (uint32_t)g << 8 | nl);
             s->stats.sums++;
         }
         if (acc->best[0].fn == 0) break; /* a perfect tree: every later point is dominated or a later tie */
     }
     bool took = pdt_front_acc_take(f, acc, q); /* also leaves the accumulator empty */
-    fr_clip(s, f, off);
     return ok && took;
 }

@@ -252,6 +252,26 @@ pdt_status bs_metric_front(pdt_front *out, uint32_t *positive, const pdt_dataset
     return st;
 }
 
+pdt_status bs_metric_front_under(pdt_front *outs, const fr_off *offs, size_t n_offs, const pdt_dataset *ds,
+                                 const pdt_fit_options *opt, uint32_t inc_fp, uint32_t inc_fn, pdt_error *err)
+{
+    mfit fs = {.ds = ds, .err = err};
+    uint32_t d, n;
+    pdt_status st = prepare(&fs, ds, opt, &d, &n);
+    if (!st && !fr_bound_start(fs.search, opt->metric, inc_fp, inc_fn, FR_MAX_DEPTH + 1)) /* no root updates */
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    pdt_front scratch;
+    pdt_front_init(&scratch);
+    for (size_t i = 0; i < n_offs && !st; i++) {
+        const pdt_front *r = fr_solve_in(fs.search, &scratch, fs.data.all, d, n, &offs[i]);
+        if (!r) st = search_failed(&fs);
+        else if (!pdt_front_union(&outs[i], r)) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    pdt_front_clear(&scratch);
+    finish(&fs);
+    return st;
+}
+
 pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     *out = NULL;

@@ -97,8 +97,8 @@ bool fr_front_of_counts(fr_search *s, pdt_front *f, pdt_front_acc *acc, uint32_t
                         const uint32_t *gp, const uint32_t *gq, const fr_off *off);
 /* The depth-2 front (n = 2 or 3, normalised) from pair counts: the same points
  * as the general recursion into depth 1. */
-bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n,
-                     const fr_off *off);
+/* (Whole: under the metric bound too, for the similarity bound.) */
+bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n);
 bool fr_scratch_init(fr_search *s);
 void fr_scratch_clear(fr_search *s);
 
