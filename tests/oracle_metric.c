@@ -309,13 +309,17 @@ static void check_metric(const inst *I, const reach *all, const pdt_dataset *ds,
 static size_t check_bounded(const inst *I, const reach *all, const pdt_dataset *ds, pdt_fit_options *o, pdt_metric m,
                             tu_rng *g)
 {
+    /* at most the instance's size limit (the enumerated set stops there), often smaller:
+     * at depth 3 depth-2 children with budgets 2 and 3 then meet */
+    uint32_t k = tu_below(g, 2) ? I->k : 1 + tu_below(g, I->k);
+    o->max_size = k;
     uint32_t P = 0, within = 0;
     for (uint32_t i = 0; i < I->n; i++) P += I->y[i];
     const uint32_t *inc = NULL, *best = NULL;
     frac top = {-1, 2, 1};
     for (size_t i = 0; i < all->n; i++) { /* a random point within the limits, and the best one */
         const uint32_t *a = all->t + 3 * i;
-        if (a[2] > I->k) continue;
+        if (a[2] > k) continue;
         if (tu_below(g, ++within) == 0) inc = a;
         frac v = metric_of(m, P - a[1], a[0], a[1], I->n - P - a[0]);
         if (frac_cmp(v, top) > 0) top = v, best = a;
@@ -335,11 +339,11 @@ static size_t check_bounded(const inst *I, const reach *all, const pdt_dataset *
         assert_true(outs[q].n <= 64);
         for (size_t i = 0; i < all->n; i++) {
             const uint32_t *a = all->t + 3 * i;
-            if (a[2] > I->k) continue;
+            if (a[2] > k) continue;
             bool dominated = false;
             for (size_t j = 0; j < all->n && !dominated; j++) {
                 const uint32_t *b = all->t + 3 * j;
-                dominated = b[2] <= I->k && b[0] <= a[0] && b[1] <= a[1] && (b[0] < a[0] || b[1] < a[1]);
+                dominated = b[2] <= k && b[0] <= a[0] && b[1] <= a[1] && (b[0] < a[0] || b[1] < a[1]);
             }
             if (dominated) continue;
             size_t at = SIZE_MAX;
@@ -358,6 +362,7 @@ static size_t check_bounded(const inst *I, const reach *all, const pdt_dataset *
             if (!seen[j]) fail_msg("%s: (%u, %u) is no front point", pdt_metric_name(m), outs[q].p[j].fp, outs[q].p[j].fn);
         pdt_front_clear(&outs[q]);
     }
+    o->max_size = I->k;
     return needed;
 }
 

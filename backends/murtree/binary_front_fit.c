@@ -304,11 +304,9 @@ pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_o
     }
     if (!st && (d0 != d || n0 != n)) {
         root = fr_solve_in(fs.search, &full, fs.data.all, d, n, off);
-        if (root && !root->n) {
-            root = NULL;
+        if (root && !root->n) /* the depth-2 optimum is within the bound: never */
             st = pdt_error_set(err, PDT_EINTERNAL, "the bounded front search lost the depth-2 optimum");
-        }
-        if (root) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
+        else if (root) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
         else if (fr_failed(fs.search) == PDT_ELIMIT) { /* the depth-2 answer, not proven optimal */
             fr_clear_deadline(fs.search);
             optimal = false;
