@@ -7,7 +7,8 @@
 # else to the table's time.  STreeD is a peer, not part of pdt: this script only runs $STREED.
 # Our time is the wall time of the whole `pdt fit` process, one run (env REPEAT=3: best of 3;
 # STreeD's the same way); a row that runs past TIMEOUT seconds (default 60) is reported as such,
-# not as a mismatch.  front: points on the root's Pareto front of (FP, FN).  Our F1 is an exact
+# not as a mismatch.  front: points of the root's Pareto front of (FP, FN) in the result document
+# (at depth 2 the whole front; deeper, the metric bound keeps only those with the best F1).  Our F1 is an exact
 # fraction; it matches when it is within 1e-12 of the table's double.
 #
 # Usage: bench/f1.sh [BUILD_DIR] [DATA_DIR]     (env DEPTHS="2 3", TIMEOUT=60, REPEAT=1, STREED=path)

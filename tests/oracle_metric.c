@@ -16,6 +16,7 @@
 #include "front.h"
 #include "model_impl.h"
 #include "../rules/binary_impl.h"
+#include "../backends/murtree/binary_front.h"
 #include "test_util.h"
 
 #define MAX_ROWS 30
@@ -301,6 +302,70 @@ static void check_metric(const inst *I, const reach *all, const pdt_dataset *ds,
     pdt_model_free(&model);
 }
 
+/* The metric bound (backends/murtree/binary_front_bound.c): the root solved under
+ * offsets o, in turn on one search, with a fixed incumbent (a random point some
+ * tree reaches, or the optimum) must give every nondominated brute-force point t whose t + o has
+ * a metric at least the incumbent's (computed here), and only nondominated points. */
+static size_t check_bounded(const inst *I, const reach *all, const pdt_dataset *ds, pdt_fit_options *o, pdt_metric m,
+                            tu_rng *g)
+{
+    /* at most the instance's size limit (the enumerated set stops there), often smaller:
+     * at depth 3 depth-2 children with budgets 2 and 3 then meet */
+    uint32_t k = tu_below(g, 2) ? I->k : 1 + tu_below(g, I->k);
+    o->max_size = k;
+    uint32_t P = 0, within = 0;
+    for (uint32_t i = 0; i < I->n; i++) P += I->y[i];
+    const uint32_t *inc = NULL, *best = NULL;
+    frac top = {-1, 2, 1};
+    for (size_t i = 0; i < all->n; i++) { /* a random point within the limits, and the best one */
+        const uint32_t *a = all->t + 3 * i;
+        if (a[2] > k) continue;
+        if (tu_below(g, ++within) == 0) inc = a;
+        frac v = metric_of(m, P - a[1], a[0], a[1], I->n - P - a[0]);
+        if (frac_cmp(v, top) > 0) top = v, best = a;
+    }
+    if (tu_below(g, 2)) inc = best; /* the tightest bound: the metric's optimum */
+    frac bar = metric_of(m, P - inc[1], inc[0], inc[1], I->n - P - inc[0]);
+    enum { Q = 5 };
+    fr_off offs[Q] = {{0, 0}, {tu_below(g, 3), tu_below(g, 3)}, {0, 0}, {tu_below(g, 2), 0}, {0, tu_below(g, 2)}};
+    pdt_front outs[Q];
+    for (int q = 0; q < Q; q++) pdt_front_init(&outs[q]);
+    o->metric = m;
+    pdt_error err;
+    if (bs_metric_front_under(outs, offs, Q, ds, o, inc[0], inc[1], &err)) fail_msg("%s", err.message);
+    size_t needed = 0;
+    for (int q = 0; q < Q; q++) {
+        bool seen[64] = {false};
+        assert_true(outs[q].n <= 64);
+        for (size_t i = 0; i < all->n; i++) {
+            const uint32_t *a = all->t + 3 * i;
+            if (a[2] > k) continue;
+            bool dominated = false;
+            for (size_t j = 0; j < all->n && !dominated; j++) {
+                const uint32_t *b = all->t + 3 * j;
+                dominated = b[2] <= k && b[0] <= a[0] && b[1] <= a[1] && (b[0] < a[0] || b[1] < a[1]);
+            }
+            if (dominated) continue;
+            size_t at = SIZE_MAX;
+            for (size_t j = 0; j < outs[q].n; j++)
+                if (outs[q].p[j].fp == a[0] && outs[q].p[j].fn == a[1]) at = j;
+            if (at != SIZE_MAX) seen[at] = true;
+            uint32_t fp = a[0] + offs[q].x, fn = a[1] + offs[q].y;
+            if (fp > I->n - P || fn > P) continue;
+            if (frac_cmp(metric_of(m, P - fn, fp, fn, I->n - P - fp), bar) < 0) continue;
+            needed++;
+            if (at == SIZE_MAX)
+                fail_msg("%s, incumbent (%u, %u), offset (%u, %u): front point (%u, %u) pruned", pdt_metric_name(m),
+                         inc[0], inc[1], offs[q].x, offs[q].y, a[0], a[1]);
+        }
+        for (size_t j = 0; j < outs[q].n; j++)
+            if (!seen[j]) fail_msg("%s: (%u, %u) is no front point", pdt_metric_name(m), outs[q].p[j].fp, outs[q].p[j].fn);
+        pdt_front_clear(&outs[q]);
+    }
+    o->max_size = I->k;
+    return needed;
+}
+
 static void random_inst(inst *I, tu_rng *g)
 {
     I->n = 4 + tu_below(g, 27);
@@ -320,6 +385,7 @@ static void test_oracle_metric_random(void **state)
 {
     (void)state;
     tu_rng g = {20261125};
+    size_t bounded_points = 0; /* front points the bounded searches had to keep */
     for (int rep = 0; rep < 600; rep++) {
         inst I;
         random_inst(&I, &g);
@@ -368,9 +434,13 @@ static void test_oracle_metric_random(void **state)
         check_metric(&I, &all, ds, &o, PDT_METRIC_F1);
         check_metric(&I, &all, ds, &o, PDT_METRIC_MCC);
         check_metric(&I, &all, ds, &o, PDT_METRIC_FM);
+        bounded_points += check_bounded(&I, &all, ds, &o, PDT_METRIC_F1, &g);
+        bounded_points += check_bounded(&I, &all, ds, &o, PDT_METRIC_MCC, &g);
+        bounded_points += check_bounded(&I, &all, ds, &o, PDT_METRIC_FM, &g);
         pdt_dataset_free(&ds);
         free(all.t);
     }
+    print_message("bounded searches: %zu front points within the bound kept\n", bounded_points);
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include "front.h"
 #include "model_impl.h"
 #include "test_util.h"
+#include "front_check.h"
 
 static pdt_dataset *load(const char *file)
 {
@@ -65,9 +66,7 @@ static void test_front_categorical_equals_binary_backend(void **state)
         pdt_model *c = fit(ds, "categorical", runs[r].depth, runs[r].size, runs[r].metric, 0);
         pdt_model *b = fit(ds, "binary", runs[r].depth, runs[r].size, runs[r].metric, 0);
         assert_true(c->optimal && b->optimal);
-        assert_true(mpq_equal(c->objective, b->objective));
-        assert_int_equal(c->front_points, b->front_points);
-        assert_memory_equal(c->front, b->front, 2 * c->front_points * sizeof *c->front);
+        expect_fit_front(c, b, r > 0); /* the binary backend's metric bound from depth 3 or 4 nodes on */
         assert_true(c->size <= runs[r].size && c->depth <= runs[r].depth);
         pdt_model_free(&c), pdt_model_free(&b);
     }

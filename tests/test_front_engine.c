@@ -9,6 +9,7 @@
 #include "front.h"
 #include "model_impl.h"
 #include "test_util.h"
+#include "front_check.h"
 
 static void front_of(pdt_front *f, const uint32_t (*pts)[2], size_t n)
 {
@@ -55,7 +56,9 @@ static void test_front_algebra_slots(void **state)
     pdt_front_clear(&fx), pdt_front_clear(&fy), pdt_front_clear(&fz);
 }
 
-/* The generic engine's front (--engine fused) equals the binary backend's. */
+/* The generic engine's front (--engine fused) against the binary backend's: the
+ * same at depth 2; deeper, the backend keeps the points with the best metric
+ * (its metric bound prunes the others). */
 static void test_front_fused_equals_binary_backend(void **state)
 {
     (void)state;
@@ -82,9 +85,7 @@ static void test_front_fused_equals_binary_backend(void **state)
             }
             assert_string_equal(m[0]->engine, "binary");
             assert_string_equal(m[1]->engine, "fused");
-            assert_int_equal(mpq_cmp(m[0]->objective, m[1]->objective), 0);
-            assert_int_equal(m[0]->front_points, m[1]->front_points);
-            assert_memory_equal(m[0]->front, m[1]->front, 2 * m[0]->front_points * sizeof *m[0]->front);
+            expect_fit_front(m[1], m[0], runs[k].depth > 2);
             pdt_model_free(&m[0]), pdt_model_free(&m[1]);
         }
         pdt_dataset_free(&ds);

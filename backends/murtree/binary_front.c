@@ -44,6 +44,8 @@ pdt_status fr_new(fr_search **out, const bs_data *data, uint32_t positive, size_
     s->positive = positive;
     s->pos = data->cls + (size_t)positive * data->words;
     s->neg = data->cls + (size_t)(1 - positive) * data->words;
+    s->P = pdt_bits_and_count(data->all, s->pos, data->words);
+    s->N = pdt_bits_and_count(data->all, s->neg, data->words);
     s->stop = stop;
     s->n_slots = 1024;
     s->slots = calloc(s->n_slots, sizeof *s->slots);
@@ -83,12 +85,16 @@ void fr_free(fr_search **sp)
             free(s->slots[i]);
         }
     free(s->slots);
+    free(s->maxfn), free(s->sim_items);
+    for (size_t k = 0; s->sim_front && k < s->sim_k; k++) pdt_front_clear(&s->sim_front[k]);
+    free(s->sim_front), free(s->sim_n), free(s->sim_pq);
     fr_scratch_clear(s);
     for (size_t k = 0; k <= FR_MAX_DEPTH; k++) {
         free(s->levels[k].l);
         free(s->levels[k].seen), free(s->levels[k].seen_hash);
         pdt_front_clear(&s->levels[k].fl);
         pdt_front_clear(&s->levels[k].fr);
+        pdt_front_clear(&s->levels[k].ca), pdt_front_clear(&s->levels[k].cb);
         pdt_front_acc_clear(&s->levels[k].acc);
     }
     free(s);
@@ -162,7 +168,8 @@ bool fr_stopped(fr_search *s)
 }
 
 /* Depth 1 (n ≥ 1): the class counts of D∧g for every g, then fr_front_of_counts. */
-static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q)
+static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
+                         const fr_off *off)
 {
     const size_t W = s->W;
     for (size_t g = 0; g < s->data->nf; g++) {
@@ -175,7 +182,7 @@ static bool depth1_front(fr_search *s, pdt_front *f, const uint64_t *items, uint
         }
         s->d1p[g] = p1, s->d1q[g] = q1;
     }
-    return fr_front_of_counts(s, f, &s->levels[1].acc, p, q, s->d1p, s->d1q);
+    return fr_front_of_counts(s, f, &s->levels[1].acc, p, q, s->d1p, s->d1q, off);
 }
 
 /* The split (l, r) was tried at this node already, as (l, r) or as (r, l): its
@@ -196,10 +203,31 @@ static bool seen_split(fr_search *s, fr_level *here, size_t *n_seen, const uint6
     return false;
 }
 
-static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
-                          uint32_t d, uint32_t n)
+static bool fail_take(pdt_front *f, pdt_front_acc *acc, uint32_t q)
 {
-    if (d == 2) return fr_depth2_front(s, f, items, p, q, n);
+    pdt_front_acc_take(f, acc, q); /* leaves the accumulator empty */
+    return false;
+}
+
+/* The points of x within the bound under off (x itself when they all are): a
+ * child's front may be whole (depth 2) or computed under a smaller offset. */
+static const pdt_front *clipped(const fr_search *s, pdt_front *into, const pdt_front *x, const fr_off *off)
+{
+    size_t i = 0;
+    while (i < x->n && fr_allowed(s, off, x->p[i].fp, x->p[i].fn)) i++;
+    if (i == x->n) return x;
+    into->n = 0;
+    if (x->n > into->cap && !pdt_front_union(into, x)) return NULL; /* reserves the room */
+    into->n = 0;
+    for (i = 0; i < x->n; i++)
+        if (fr_allowed(s, off, x->p[i].fp, x->p[i].fn)) into->p[into->n++] = x->p[i];
+    return into;
+}
+
+static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q,
+                          uint32_t d, uint32_t n, const fr_off *off)
+{
+    if (d == 2) return fr_depth2_front(s, f, items, p, q, n); /* whole: fr_solve_in passes no offset */
     const size_t W = s->W;
     fr_level *lv = &s->levels[d - 1];
     pdt_front_acc *acc = &s->levels[d].acc;
@@ -222,13 +250,30 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
         }
         uint32_t lo = n - 1 > cap ? n - 1 - cap : 0, hi = n - 1 < cap ? n - 1 : cap;
         for (uint32_t nl = lo; nl <= hi; nl++) {
-            const pdt_front *a = fr_solve(s, &lv->fl, lv->l, d - 1, nl);
-            const pdt_front *b = a ? fr_solve(s, &lv->fr, lv->r, d - 1, n - 1 - nl) : NULL;
-            if (!b) {
+            /* the right side adds at least (0, 0); once the left front is known, at least its
+             * smallest FP and FN: the right side is solved under that offset */
+            if (off && d == 3 &&
+                fr_similar_prunes(s, lv->r, pdt_bits_and_count(lv->r, s->pos, W), pdt_bits_and_count(lv->r, s->neg, W),
+                                  n - 1 - nl, off)) {
+                s->stats.pruned++; /* the right side alone is out of the bound: so is every sum */
+                continue;
+            }
+            const pdt_front *a = fr_solve_in(s, &lv->fl, lv->l, d - 1, nl, off), *b = NULL;
+            if (a && off && !(a = clipped(s, &lv->ca, a, off))) return fail_take(f, acc, q);
+            fr_off roff = {0, 0};
+            if (a && a->n && off) roff = (fr_off){off->x + a->p[0].fp, off->y + a->p[a->n - 1].fn};
+            if (a && a->n) b = fr_solve_in(s, &lv->fr, lv->r, d - 1, n - 1 - nl, off ? &roff : NULL);
+            if (b && off && !(b = clipped(s, &lv->cb, b, &roff))) return fail_take(f, acc, q);
+            if (!a || (a->n && !b)) {
                 pdt_front_acc_take(f, acc, q); /* leaves the accumulator empty */
                 return false;
             }
+            if (!a->n || !b->n) { /* nothing within the bound on one side */
+                s->stats.pruned++;
+                continue;
+            }
             pdt_front_acc_add_sums(acc, a, b, (uint32_t)g << 8 | nl);
+            if (off && d == s->top_d) fr_bound_offer(s, a, b);
             s->stats.sums++;
         }
         if (acc->best[0].fn == 0) { /* a perfect tree: every later point is dominated or a later tie */
@@ -236,12 +281,37 @@ static bool general_front(fr_search *s, pdt_front *f, const uint64_t *items, uin
             break;
         }
     }
-    return pdt_front_acc_take(f, acc, q);
+    bool ok = pdt_front_acc_take(f, acc, q);
+    fr_clip(s, f, off);
+    return ok;
+}
+
+/* A cached front serves the query: it is whole, or computed under an offset no larger. */
+static bool serves(const fr_entry *e, const fr_off *off)
+{
+    return !e->bounded || (off && off->x >= e->off.x && off->y >= e->off.y);
+}
+
+static size_t entry_bytes(const fr_search *s, const pdt_front *f)
+{
+    return sizeof(fr_entry) + s->W * 8 + f->cap * sizeof *f->p + 2 * sizeof(fr_entry *);
 }
 
 const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *items, uint32_t d, uint32_t n)
 {
+    return fr_solve_in(s, scratch, items, d, n, NULL);
+}
+
+const pdt_front *fr_solve_in(fr_search *s, pdt_front *scratch, const uint64_t *items, uint32_t d, uint32_t n,
+                             const fr_off *off)
+{
     if (fr_stopped(s)) return NULL;
+    if (!s->bounded) off = NULL;
+    if (off && !fr_allowed(s, off, 0, 0)) { /* no point of it can be within the bound */
+        s->stats.pruned++;
+        scratch->n = 0;
+        return scratch;
+    }
     fr_normalise(&d, &n);
     s->stats.subproblems++;
     uint32_t p = pdt_bits_and_count(items, s->pos, s->W), q = pdt_bits_and_count(items, s->neg, s->W);
@@ -249,18 +319,40 @@ const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *item
     if (d == 0 || n == 0 || p == 0 || q == 0) { /* a pure set: the leaf is perfect */
         ok = fr_leaf_front(scratch, p, q);
     } else if (d == 1) {
-        ok = depth1_front(s, scratch, items, p, q);
+        ok = depth1_front(s, scratch, items, p, q, off);
     } else {
         uint64_t hash = bc_hash(items, s->W);
         fr_entry **slot = slot_of(s, items, hash, d, n);
-        if (*slot) {
+        if (*slot && serves(*slot, off)) {
             s->stats.cache_hits++;
             return &(*slot)->front;
         }
+        if (d == 2 && off) { /* depth 2: whole fronts, and the similarity bound from the last one */
+            if (fr_similar_prunes(s, items, p, q, n, off)) {
+                s->stats.pruned++;
+                scratch->n = 0;
+                return scratch;
+            }
+            off = NULL;
+        }
         pdt_front f;
         pdt_front_init(&f);
-        ok = general_front(s, &f, items, p, q, d, n);
-        size_t bytes = sizeof(fr_entry) + s->W * 8 + f.cap * sizeof *f.p + 2 * sizeof(fr_entry *);
+        ok = general_front(s, &f, items, p, q, d, n, off);
+        if (ok && d == 2 && !off && s->bounded) ok = fr_similar_keep(s, items, p, q, n, &f);
+        size_t bytes = entry_bytes(s, &f);
+        slot = ok ? slot_of(s, items, hash, d, n) : slot; /* the table may have grown meanwhile */
+        if (ok && *slot) { /* computed again under a wider bound: it replaces the cached front */
+            fr_entry *e = *slot;
+            s->bytes -= entry_bytes(s, &e->front);
+            s->stats.cache_points -= e->front.n;
+            pdt_front_clear(&e->front);
+            e->front = f;
+            e->bounded = off != NULL;
+            if (off) e->off = *off;
+            s->bytes += bytes;
+            s->stats.cache_points += f.n;
+            return &e->front;
+        }
         if (ok && s->bytes + bytes > s->limit) { /* the cache is full: the caller's scratch holds it */
             pdt_front_clear(scratch);
             *scratch = f;
@@ -274,6 +366,8 @@ const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *item
             return NULL;
         }
         e->front = f;
+        e->bounded = off != NULL;
+        if (off) e->off = *off;
         s->bytes += bytes;
         s->stats.cache_points += f.n;
         return &e->front;

@@ -46,20 +46,41 @@ static pdt_front leaf_of(pdt_front_point *pts, uint32_t pc, uint32_t qc)
 }
 
 bool fr_front_of_counts(fr_search *s, pdt_front *f, pdt_front_acc *acc, uint32_t p, uint32_t q,
-                        const uint32_t *gp, const uint32_t *gq)
+                        const uint32_t *gp, const uint32_t *gq, const fr_off *off)
 {
     pdt_front_acc_add(acc, 0, p, FR_LEAF_NEG, 0, 0);
     pdt_front_acc_add(acc, q, 0, FR_LEAF_POS, 0, 0);
     pdt_front_point pts[2][2];
+    bool first = true;
     for (size_t g = 0; g < s->data->nf; g++) {
         uint32_t p1 = gp[g], q1 = gq[g], p0 = p - p1, q0 = q - q1;
         if (p0 + q0 == 0 || p1 + q1 == 0) continue; /* a split with an empty side: no tree */
+        if (!off && !first && p0 && q0 && p1 && q1) {
+            /* two mixed leaves: the sums (0, p) and (q, 0) tie with the first split's, which
+             * win (smaller how); the two others are one side wrong each way */
+            pdt_front_acc_add(acc, q1, p0, (uint32_t)g << 8, 0, 1);
+            pdt_front_acc_add(acc, q0, p1, (uint32_t)g << 8, 1, 0);
+            s->stats.sums++;
+            if (acc->best[0].fn == 0) break;
+            continue;
+        }
+        first = false;
         pdt_front l = leaf_of(pts[0], p0, q0), r = leaf_of(pts[1], p1, q1);
-        pdt_front_acc_add_sums(acc, &l, &r, (uint32_t)g << 8);
+        if (off) { /* the bound as in the general recursion (binary_front.c) */
+            fr_clip(s, &l, off);
+            if (!l.n) continue;
+            fr_off roff = {off->x + l.p[0].fp, off->y + l.p[l.n - 1].fn};
+            fr_clip(s, &r, &roff);
+        }
+        for (uint32_t i = 0; i < l.n; i++) /* pdt_front_acc_add_sums, inlined: 4 sums at most */
+            for (uint32_t j = 0; j < r.n; j++)
+                pdt_front_acc_add(acc, l.p[i].fp + r.p[j].fp, l.p[i].fn + r.p[j].fn, (uint32_t)g << 8, i, j);
         s->stats.sums++;
         if (acc->best[0].fn == 0) break; /* (0, 0) dominates every later point; later ties lose */
     }
-    return pdt_front_acc_take(f, acc, q);
+    bool ok = pdt_front_acc_take(f, acc, q);
+    fr_clip(s, f, off);
+    return ok;
 }
 
 /* cp, cq: D∧g; pp, pq[f·nf + g] (f < g): D∧f∧g. */
@@ -106,7 +127,7 @@ static bool child_front(fr_search *s, pdt_front *out, size_t f, int c, uint32_t 
         s->kp[c][g] = c ? a : s->cp[g] - a;
         s->kq[c][g] = c ? b : s->cq[g] - b;
     }
-    return fr_front_of_counts(s, out, &s->levels[1].acc, pc, qc, s->kp[c], s->kq[c]);
+    return fr_front_of_counts(s, out, &s->levels[1].acc, pc, qc, s->kp[c], s->kq[c], NULL);
 }
 
 bool fr_depth2_front(fr_search *s, pdt_front *f, const uint64_t *items, uint32_t p, uint32_t q, uint32_t n)

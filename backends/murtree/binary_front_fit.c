@@ -69,8 +69,27 @@ static pdt_status search_failed(mfit *fs)
                : pdt_error_set(fs->err, PDT_ENOMEM, "out of memory in the front search");
 }
 
-/* The tree of point pt of the front of (items, d, n). */
-static pdt_status rebuild(mfit *fs, const uint64_t *items, uint32_t d, uint32_t n, const pdt_front_point *pt)
+/* Two points, one of each child front, that sum to pt (the first such left point). */
+static bool split_point(const pdt_front *a, const pdt_front *b, const pdt_front_point *pt, pdt_front_point out[2])
+{
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->p[i].fp > pt->fp || a->p[i].fn > pt->fn) continue;
+        size_t j = pdt_front_find(b, pt->fp - a->p[i].fp, pt->fn - a->p[i].fn);
+        if (j != SIZE_MAX) {
+            out[0] = a->p[i], out[1] = b->p[j];
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The tree of point pt of the front of (items, d, n) solved under offset off
+ * (NULL: the whole front).  The children are solved again under the offsets the
+ * search gave them (binary_front.c) — their fronts may be other subsets of
+ * the whole front than the search saw, so the child points are found by their
+ * (FP, FN), not by index: pt is within the bound, hence so are its parts. */
+static pdt_status rebuild(mfit *fs, const uint64_t *items, uint32_t d, uint32_t n, const pdt_front_point *pt,
+                          const fr_off *off)
 {
     fr_normalise(&d, &n);
     if (pt->how == FR_LEAF_POS || pt->how == FR_LEAF_NEG) {
@@ -96,17 +115,23 @@ static pdt_status rebuild(mfit *fs, const uint64_t *items, uint32_t d, uint32_t 
         child[k] = items[k] & ~col[k];
         child[W + k] = items[k] & col[k];
     }
-    uint32_t budget[2] = {nl, n - 1 - nl}, which[2] = {pt->left, pt->right};
+    uint32_t budget[2] = {nl, n - 1 - nl};
+    fr_off offs[2] = {{0, 0}, {0, 0}};
+    if (off) offs[0] = *off;
+    const pdt_front *cf[2] = {fr_solve_in(fs->search, &scratch[0], child, d - 1, budget[0], off ? &offs[0] : NULL),
+                              NULL};
+    if (cf[0] && cf[0]->n && off)
+        offs[1] = (fr_off){off->x + cf[0]->p[0].fp, off->y + cf[0]->p[cf[0]->n - 1].fn};
+    if (cf[0]) cf[1] = fr_solve_in(fs->search, &scratch[1], child + W, d - 1, budget[1], off ? &offs[1] : NULL);
+    pdt_front_point parts[2];
+    if (!cf[0] || !cf[1]) st = search_failed(fs);
+    else if (!split_point(cf[0], cf[1], pt, parts))
+        st = pdt_error_set(fs->err, PDT_EINTERNAL, "a front point (%u, %u) has no child points summing to it",
+                           pt->fp, pt->fn);
     for (int side = 0; side < 2 && !st; side++) {
         if (side == 0) fs->m->nodes[idx].left = (int32_t)fs->m->n_nodes;
         else fs->m->nodes[idx].right = (int32_t)fs->m->n_nodes;
-        const pdt_front *cf = fr_solve(fs->search, &scratch[side], child + side * W, d - 1, budget[side]);
-        if (!cf) st = search_failed(fs);
-        else if (which[side] >= cf->n) st = pdt_error_set(fs->err, PDT_EINTERNAL, "a child point vanished");
-        else {
-            pdt_front_point cp = cf->p[which[side]];
-            st = rebuild(fs, child + side * W, d - 1, budget[side], &cp);
-        }
+        st = rebuild(fs, child + side * W, d - 1, budget[side], &parts[side], off ? &offs[side] : NULL);
     }
     pdt_front_clear(&scratch[0]), pdt_front_clear(&scratch[1]);
     free(child);
@@ -124,7 +149,7 @@ static void limits(const pdt_fit_options *opt, uint32_t *d, uint32_t *n)
 }
 
 static pdt_status make_model(mfit *fs, const pdt_fit_options *opt, const pdt_front_point *pt, uint32_t d,
-                             uint32_t n)
+                             uint32_t n, const fr_off *off)
 {
     pdt_status st = pdt_model_alloc(&fs->m, fs->err);
     if (!st) st = cls_describe_model(fs->m, fs->ds, opt, "binary", fs->err);
@@ -138,7 +163,7 @@ static pdt_status make_model(mfit *fs, const pdt_fit_options *opt, const pdt_fro
     fs->rule_of = calloc(fs->data.nf + 1, sizeof *fs->rule_of);
     if (!m->nodes || !m->counts || !m->rules || !fs->rule_of)
         return pdt_error_set(fs->err, PDT_ENOMEM, "out of memory");
-    st = rebuild(fs, fs->data.all, d, n, pt);
+    st = rebuild(fs, fs->data.all, d, n, pt, off);
     if (st) return st;
     pdt_model_measure(m);
     uint64_t cm[4] = {0}; /* TP, FP, FN, TN from the rebuilt tree's own leaves */
@@ -227,6 +252,26 @@ pdt_status bs_metric_front(pdt_front *out, uint32_t *positive, const pdt_dataset
     return st;
 }
 
+pdt_status bs_metric_front_under(pdt_front *outs, const fr_off *offs, size_t n_offs, const pdt_dataset *ds,
+                                 const pdt_fit_options *opt, uint32_t inc_fp, uint32_t inc_fn, pdt_error *err)
+{
+    mfit fs = {.ds = ds, .err = err};
+    uint32_t d, n;
+    pdt_status st = prepare(&fs, ds, opt, &d, &n);
+    if (!st && !fr_bound_start(fs.search, opt->metric, inc_fp, inc_fn, FR_MAX_DEPTH + 1)) /* no root updates */
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    pdt_front scratch;
+    pdt_front_init(&scratch);
+    for (size_t i = 0; i < n_offs && !st; i++) {
+        const pdt_front *r = fr_solve_in(fs.search, &scratch, fs.data.all, d, n, &offs[i]);
+        if (!r) st = search_failed(&fs);
+        else if (!pdt_front_union(&outs[i], r)) st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    pdt_front_clear(&scratch);
+    finish(&fs);
+    return st;
+}
+
 pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     *out = NULL;
@@ -252,17 +297,24 @@ pdt_status bs_fit_metric(pdt_model **out, const pdt_dataset *ds, const pdt_fit_o
     if (!st) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
     pdt_front full; /* the full search's front when it is not cached (kept until the end) */
     pdt_front_init(&full);
+    const fr_off *off = NULL, zero = {0, 0};
+    if (!st && (d0 != d || n0 != n)) { /* the metric bound from the depth-2 optimum on */
+        if (!fr_bound_start(fs.search, opt->metric, pt.fp, pt.fn, d)) st = search_failed(&fs);
+        off = &zero;
+    }
     if (!st && (d0 != d || n0 != n)) {
-        root = fr_solve(fs.search, &full, fs.data.all, d, n);
-        if (root) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
+        root = fr_solve_in(fs.search, &full, fs.data.all, d, n, off);
+        if (root && !root->n) /* the depth-2 optimum is within the bound: never */
+            st = pdt_error_set(err, PDT_EINTERNAL, "the bounded front search lost the depth-2 optimum");
+        else if (root) pt = root->p[pdt_front_best(root, opt->metric, P, fs.data.n - P)];
         else if (fr_failed(fs.search) == PDT_ELIMIT) { /* the depth-2 answer, not proven optimal */
             fr_clear_deadline(fs.search);
             optimal = false;
-            d = d0, n = n0;
+            d = d0, n = n0, off = NULL;
         } else st = search_failed(&fs);
     }
     if (!st) fr_clear_deadline(fs.search); /* the rebuild completes after a time limit */
-    if (!st) st = make_model(&fs, opt, &pt, d, n);
+    if (!st) st = make_model(&fs, opt, &pt, d, n, off);
     if (!st) {
         fs.m->optimal = optimal;
         if (optimal) st = keep_front(fs.m, root, fs.err);
