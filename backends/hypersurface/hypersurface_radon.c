@@ -21,17 +21,23 @@
  * Which certificates are known changes only the work: each is checked
  * exactly (orientations from the table; a tuple with rows on its surface is
  * skipped), so any subset gives a valid bound.  Small data sets are
- * enumerated whole (every (G + 2)-subset); larger ones sampled with a fixed
- * seed, so a fit does the same work on every run. */
+ * enumerated whole (every (G + 2)-subset); larger ones sampled in blocks of
+ * fixed seeds (on threads), so a fit does the same work on every run and for
+ * any number of threads. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "bitset.h"
 #include "hypersurface_solve_impl.h"
+#include "pdt_parallel.h"
 
 #define CERT_MAX 16384u                   /* certificates kept */
 #define CERT_ENUMERATE (UINT64_C(1) << 21) /* subsets enumerated whole up to this many */
-#define CERT_SAMPLES (UINT64_C(1) << 22)   /* else subsets sampled */
+#define CERT_SAMPLES (UINT64_C(1) << 22)   /* else subsets sampled, */
+#define CERT_BLOCKS 64u                    /* in blocks of fixed seeds */
 
 /* Orientation sign of the G + 1 sorted rows s (the last against the tuple
  * of the others), 0 when unknown or zero. */
@@ -147,6 +153,48 @@ out:
     free(w);
 }
 
+/* The sample in CERT_BLOCKS blocks of fixed seeds, each keeping at most its
+ * share of CERT_MAX, on threads: the same certificates for any number of
+ * threads (blocks are kept in order). */
+static pdt_status sample_blocks(hss *h, pdt_error *err)
+{
+    const size_t k = h->G + 2, quota = CERT_MAX / CERT_BLOCKS;
+    uint32_t *found = malloc(CERT_BLOCKS * quota * k * sizeof *found);
+    size_t *count = calloc(CERT_BLOCKS, sizeof *count);
+    if (!found || !count) {
+        free(found);
+        free(count);
+        return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    }
+    unsigned threads = pdt_threads_resolve(h->opt->threads);
+    atomic_bool stop;
+    atomic_init(&stop, false);
+    _Atomic size_t next = 0;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        bool first = true;
+#ifdef _OPENMP
+        first = omp_get_thread_num() == 0;
+#endif
+        for (size_t j; (j = atomic_fetch_add(&next, 1)) < CERT_BLOCKS && !atomic_load(&stop);) {
+            uint64_t state = UINT64_C(0x9e3779b97f4a7c15) ^ ((uint64_t)(j + 1) * UINT64_C(0xbf58476d1ce4e5b9));
+            uint32_t *at = found + j * quota * k;
+            for (uint64_t s = 0; s < CERT_SAMPLES / CERT_BLOCKS && count[j] < quota; s++) {
+                sample(h, &state, at + count[j] * k);
+                if (certificate(h, at + count[j] * k)) count[j]++;
+            }
+            if (first && hss_out_of_time(h)) atomic_store(&stop, true); /* the reporter's thread only */
+        }
+    }
+    pdt_status st = PDT_OK;
+    for (size_t j = 0; j < CERT_BLOCKS && !st; j++)
+        for (size_t c = 0; c < count[j] && !st; c++) st = keep(h, found + (j * quota + c) * k, err);
+    free(found);
+    free(count);
+    if (!st) order_by_rarity(h);
+    return st;
+}
+
 /* The certificates of the data (h->cert, h->cert_w, h->n_cert): every
  * (G + 2)-subset when there are few, else a fixed sample; at most CERT_MAX. */
 pdt_status hss_certs_build(hss *h, pdt_error *err)
@@ -157,17 +205,15 @@ pdt_status hss_certs_build(hss *h, pdt_error *err)
     if (h->n < k || !h->base) return PDT_OK;
     uint64_t subsets = 1; /* C(n, k), saturating */
     for (size_t i = 0; i < k && subsets <= CERT_ENUMERATE; i++) subsets = subsets * (h->n - i) / (i + 1);
-    bool all = subsets <= CERT_ENUMERATE;
-    uint64_t state = UINT64_C(0x9e3779b97f4a7c15);
+    if (subsets > CERT_ENUMERATE) return sample_blocks(h, err);
     for (size_t i = 0; i < k; i++) p[i] = (uint32_t)i;
-    for (uint64_t s = 0; h->n_cert < CERT_MAX && s < (all ? subsets : CERT_SAMPLES); s++) {
+    for (uint64_t s = 0; h->n_cert < CERT_MAX && s < subsets; s++) {
         if (s % 65536 == 65535 && hss_out_of_time(h)) break;
-        if (!all) sample(h, &state, p);
         if (certificate(h, p)) {
             pdt_status st = keep(h, p, err);
             if (st) return st;
         }
-        if (all && !pdt_comb_next(p, k, h->n)) break;
+        if (!pdt_comb_next(p, k, h->n)) break;
     }
     order_by_rarity(h);
     return PDT_OK;

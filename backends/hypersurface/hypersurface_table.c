@@ -6,9 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "bitset.h"
 #include "hypersurface_solve_impl.h"
+#include "pdt_parallel.h"
 
 /* ------------------------------------------------------------ small things */
 
@@ -353,38 +357,160 @@ static pdt_status sort_tuples(hss *h, pdt_error *err)
     return PDT_OK;
 }
 
-/* Every tuple in lexicographic order (the filter shares row prefixes); the
- * root's best split on the way; bases kept when `keep`. */
+/* One tuple: its sides, kind and value (kept when `keep`), its best split
+ * of all rows into *one; false on an error. */
+static pdt_status scan_one(hss *h, bool keep, const uint32_t *t, const hss_region *all, hss_split *one,
+                           pdt_error *err)
+{
+    uint64_t rank = hss_colex_rank(h, t);
+    uint64_t *base = keep ? h->base + rank * h->words : h->tmp;
+    bool ok = hs_data_tuple(&h->ev, &h->hd, t);
+    one->value = INT64_MAX;
+    if (keep) h->kind[rank] = ok;
+    if (ok) {
+        size_t first;
+        pdt_status st = tuple_sides(h, t, rank, base, &first, err);
+        if (st) return st;
+        if (h->n_exc > first) {
+            if (keep) h->kind[rank] = 2;
+            hss_eval_degenerate(h, all, base, t, h->exc + first, h->n_exc - first, one);
+            if (!keep) h->n_exc = first;
+        } else {
+            hss_eval_general(h, all, base, t, one);
+        }
+    }
+    if (keep) h->value[rank] = one->value;
+    return PDT_OK;
+}
+
+/* The tuples whose two smallest rows are (a, b), in lexicographic order (the
+ * filter shares row prefixes); the first strictly better than *root there. */
+static pdt_status scan_prefix(hss *h, bool keep, uint32_t a, uint32_t b, hss_split *root, const hss_region *all,
+                              pdt_error *err)
+{
+    const size_t G = h->G;
+    uint32_t t[HS_MAX_LIFTED];
+    t[0] = a, t[1] = b;
+    for (size_t k = 2; k < G; k++) t[k] = b + (uint32_t)k - 1;
+    if (t[G - 1] >= h->n) return PDT_OK;
+    do {
+        hss_split one;
+        pdt_status st = scan_one(h, keep, t, all, &one, err);
+        if (st) return st;
+        if (one.value < root->value) *root = one;
+    } while (pdt_comb_next(t + 2, G - 2, h->n));
+    return PDT_OK;
+}
+
+/* A worker of the table scan: the shared tables, its own evaluator, scratch
+ * and surface rows. */
+static bool scan_clone(hss *w, const hss *h, pdt_fit_options *opt, atomic_bool *halt, bool first)
+{
+    *w = *h;
+    *opt = *h->opt;
+    if (!first) opt->progress = NULL;
+    w->opt = opt;
+    w->halt = halt;
+    w->candidates = 0;
+    w->exc = NULL, w->n_exc = w->cap_exc = 0;
+    hs_eval_init(&w->ev, &w->hd.L);
+    w->cnt = malloc(12 * (h->C + 1) * sizeof *w->cnt);
+    w->tmp = malloc((h->words + 1) * sizeof *w->tmp);
+    w->on_t = malloc(h->n + 1);
+    return w->cnt && w->tmp && w->on_t;
+}
+
+/* Rows (a, b) of prefix number i in lexicographic order. */
+static void prefix_of(const hss *h, uint64_t i, uint32_t *a, uint32_t *b)
+{
+    uint32_t x = 0;
+    while (i >= h->n - 1 - x) i -= h->n - 1 - x, x++;
+    *a = x;
+    *b = x + 1 + (uint32_t)i;
+}
+
+/* Every tuple, the prefixes (a, b) shared over threads; the best split of
+ * all rows is the first strictly best in lexicographic order, as serially. */
+static pdt_status scan_parallel(hss *h, bool keep, hss_split *root, const hss_region *all, unsigned threads,
+                                pdt_error *err)
+{
+    const uint64_t prefixes = (uint64_t)h->n * (h->n - 1) / 2;
+    atomic_bool halt;
+    atomic_init(&halt, false);
+    _Atomic uint64_t next = 0;
+    hss_split best = *root;
+    uint64_t best_at = UINT64_MAX;
+    pdt_status st = PDT_OK;
+#pragma omp parallel num_threads(threads)
+    {
+        bool first = true;
+#ifdef _OPENMP
+        first = omp_get_thread_num() == 0;
+#endif
+        hss w;
+        pdt_fit_options opt;
+        pdt_error e;
+        pdt_status mine = scan_clone(&w, h, &opt, &halt, first) ? PDT_OK : pdt_error_set(&e, PDT_ENOMEM, "out of memory");
+        hss_split my = *root;
+        uint64_t my_at = UINT64_MAX;
+        for (uint64_t i; !mine && (i = atomic_fetch_add(&next, 1)) < prefixes && !hss_out_of_time(&w);) {
+            uint32_t a, b;
+            prefix_of(h, i, &a, &b);
+            hss_split found = *root;
+            mine = scan_prefix(&w, keep, a, b, &found, all, &e);
+            if (found.value < my.value) my = found, my_at = i; /* prefixes come in increasing order */
+        }
+        if (mine) atomic_store(&halt, true);
+#pragma omp critical(hss_scan)
+        {
+            if (mine && !st) st = mine, *err = e;
+            if (my.value < best.value || (my.value == best.value && my_at < best_at)) best = my, best_at = my_at;
+            h->candidates += w.candidates;
+            if (w.stopped) h->stopped = true;
+            if (keep && w.n_exc) {
+                hss_exc *x = realloc(h->exc, (h->n_exc + w.n_exc) * sizeof *x);
+                if (x) {
+                    memcpy(x + h->n_exc, w.exc, w.n_exc * sizeof *x);
+                    h->exc = x;
+                    h->n_exc += w.n_exc;
+                    h->cap_exc = h->n_exc;
+                } else if (!st) {
+                    st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+                }
+            }
+        }
+        free(w.cnt);
+        free(w.tmp);
+        free(w.on_t);
+        free(w.exc);
+    }
+    if (best_at != UINT64_MAX) *root = best, h->best_value = best.value;
+    return st;
+}
+
+/* Every tuple (on threads when there are many); the root's best split on
+ * the way; bases kept when `keep`. */
 pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region *all, pdt_error *err)
 {
     const size_t G = h->G, n = h->n;
     uint32_t t[HS_MAX_LIFTED];
-    uint64_t *tmp = h->tmp;
     if (n < G) return PDT_OK;
-    for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
-    for (uint64_t count = 0;; count++) {
-        if (count % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return PDT_OK;
-        uint64_t rank = hss_colex_rank(h, t);
-        uint64_t *base = keep ? h->base + rank * h->words : tmp;
-        bool ok = hs_data_tuple(&h->ev, &h->hd, t);
-        hss_split one = {.value = INT64_MAX};
-        if (keep) h->kind[rank] = ok;
-        if (ok) {
-            size_t first;
-            pdt_status st = tuple_sides(h, t, rank, base, &first, err);
-            if (st) return st;
-            if (h->n_exc > first) {
-                if (keep) h->kind[rank] = 2;
-                hss_eval_degenerate(h, all, base, t, h->exc + first, h->n_exc - first, &one);
-                if (!keep) h->n_exc = first;
-            } else {
-                hss_eval_general(h, all, base, t, &one);
-            }
+    unsigned threads = pdt_threads_resolve(h->opt->threads);
+    if (h->n_tuples * n < pdt_parallel_min() || G < 2) threads = 1;
+    pdt_status st = PDT_OK;
+    if (threads > 1) {
+        st = scan_parallel(h, keep, root, all, threads, err);
+    } else {
+        for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
+        for (uint64_t count = 0; !st; count++) {
+            if (count % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return PDT_OK;
+            hss_split one;
+            st = scan_one(h, keep, t, all, &one, err);
+            if (!st && one.value < root->value) *root = one, h->best_value = one.value;
+            if (!pdt_comb_next(t, G, n)) break;
         }
-        if (keep) h->value[rank] = one.value;
-        if (one.value < root->value) *root = one, h->best_value = one.value;
-        if (!pdt_comb_next(t, G, n)) break;
     }
+    if (st || h->stopped) return st;
     if (keep && h->n_exc) qsort(h->exc, h->n_exc, sizeof *h->exc, cmp_exc); /* exc is NULL when empty */
     return keep ? sort_tuples(h, err) : PDT_OK;
 }
