@@ -35,7 +35,20 @@ typedef struct pdt_distributor {
      * *total := their sum. */
     void (*finish)(void *user, int64_t *value, uint64_t *pos, bool *complete, uint64_t *work,
                    uint64_t *total);
+    /* Collective, in place: n elements of buf combined over the ranks element
+     * by element (PDT_COMBINE_*), so that work split over ranks (a table each
+     * rank filled in part) is whole on every rank. */
+    void (*combine)(void *user, void *buf, uint64_t n, int how);
+    /* Collective: every rank's `bytes` bytes at mine, concatenated in rank
+     * order into a new allocation (NULL when out of memory); *total its size. */
+    void *(*gather)(void *user, const void *mine, uint64_t bytes, uint64_t *total);
 } pdt_distributor;
+
+enum {
+    PDT_COMBINE_OR = 0,   /* uint64_t, bitwise or */
+    PDT_COMBINE_MIN = 1,  /* int64_t, least */
+    PDT_COMBINE_MAXB = 2, /* uint8_t, largest */
+};
 
 /* Installs d (NULL: none) for every later search of the process. */
 void pdt_distributor_set(const pdt_distributor *d);

@@ -92,12 +92,6 @@ static pdt_status keep(hss *h, const uint32_t *p, pdt_error *err)
     return PDT_OK;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -117,7 +111,11 @@ static void sample(const hss *h, uint64_t *state, uint32_t *p)
         for (size_t j = 0; j < k; j++) dup |= p[j] == r;
         if (!dup) p[k++] = r;
     }
-    qsort(p, k, sizeof *p, cmp_u32);
+    for (size_t i = 1; i < k; i++) /* a handful of rows: insertion sort */
+        for (size_t j = i; j > 0 && p[j - 1] > p[j]; j--) {
+            uint32_t x = p[j];
+            p[j] = p[j - 1], p[j - 1] = x;
+        }
 }
 
 /* Certificates whose points are rarest first: a greedy packing then leaves
@@ -154,13 +152,17 @@ out:
 }
 
 /* The sample in CERT_BLOCKS blocks of fixed seeds, each keeping at most its
- * share of CERT_MAX, on threads: the same certificates for any number of
- * threads (blocks are kept in order). */
+ * share of CERT_MAX, on threads and split over the ranks of an MPI job (block
+ * j on rank j mod R; the blocks' finds are then combined): the same
+ * certificates for any number of threads and ranks (blocks kept in order). */
 static pdt_status sample_blocks(hss *h, pdt_error *err)
 {
-    const size_t k = h->G + 2, quota = CERT_MAX / CERT_BLOCKS;
-    uint32_t *found = malloc(CERT_BLOCKS * quota * k * sizeof *found);
-    size_t *count = calloc(CERT_BLOCKS, sizeof *count);
+    const size_t k = h->G + 2, quota = CERT_MAX / CERT_BLOCKS; /* quota · k · 4 bytes: whole words */
+    uint32_t *found = calloc(CERT_BLOCKS * quota * k, sizeof *found);
+    uint64_t *count = calloc(CERT_BLOCKS, sizeof *count);
+    const pdt_distributor *d = pdt_distributor_get();
+    if (d && d->size <= 1) d = NULL;
+    const size_t first_block = d ? (size_t)d->rank : 0, stride = d ? (size_t)d->size : 1;
     if (!found || !count) {
         free(found);
         free(count);
@@ -176,7 +178,7 @@ static pdt_status sample_blocks(hss *h, pdt_error *err)
 #ifdef _OPENMP
         first = omp_get_thread_num() == 0;
 #endif
-        for (size_t j; (j = atomic_fetch_add(&next, 1)) < CERT_BLOCKS && !atomic_load(&stop);) {
+        for (size_t j; (j = first_block + stride * atomic_fetch_add(&next, 1)) < CERT_BLOCKS && !atomic_load(&stop);) {
             uint64_t state = UINT64_C(0x9e3779b97f4a7c15) ^ ((uint64_t)(j + 1) * UINT64_C(0xbf58476d1ce4e5b9));
             uint32_t *at = found + j * quota * k;
             for (uint64_t s = 0; s < CERT_SAMPLES / CERT_BLOCKS && count[j] < quota; s++) {
@@ -185,6 +187,10 @@ static pdt_status sample_blocks(hss *h, pdt_error *err)
             }
             if (first && hss_out_of_time(h)) atomic_store(&stop, true); /* the reporter's thread only */
         }
+    }
+    if (d) { /* the other ranks' blocks are zero here: or-ing fills them in */
+        d->combine(d->user, found, CERT_BLOCKS * quota * k / 2, PDT_COMBINE_OR);
+        d->combine(d->user, count, CERT_BLOCKS, PDT_COMBINE_OR);
     }
     pdt_status st = PDT_OK;
     for (size_t j = 0; j < CERT_BLOCKS && !st; j++)

@@ -429,10 +429,12 @@ static void prefix_of(const hss *h, uint64_t i, uint32_t *a, uint32_t *b)
     *b = x + 1 + (uint32_t)i;
 }
 
-/* Every tuple, the prefixes (a, b) shared over threads; the best split of
- * all rows is the first strictly best in lexicographic order, as serially. */
+/* The tuples of prefixes first, first + stride, ... (this rank's), the
+ * prefixes (a, b) shared over threads; the best split of all rows is the
+ * first strictly best in lexicographic order, as serially (*at: its prefix,
+ * UINT64_MAX when none beat *root). */
 static pdt_status scan_parallel(hss *h, bool keep, hss_split *root, const hss_region *all, unsigned threads,
-                                pdt_error *err)
+                                uint64_t first_prefix, uint64_t stride, uint64_t *at, pdt_error *err)
 {
     const uint64_t prefixes = (uint64_t)h->n * (h->n - 1) / 2;
     atomic_bool halt;
@@ -441,7 +443,7 @@ static pdt_status scan_parallel(hss *h, bool keep, hss_split *root, const hss_re
     hss_split best = *root;
     uint64_t best_at = UINT64_MAX;
     pdt_status st = PDT_OK;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (threads > 1)
     {
         bool first = true;
 #ifdef _OPENMP
@@ -453,7 +455,8 @@ static pdt_status scan_parallel(hss *h, bool keep, hss_split *root, const hss_re
         pdt_status mine = scan_clone(&w, h, &opt, &halt, first) ? PDT_OK : pdt_error_set(&e, PDT_ENOMEM, "out of memory");
         hss_split my = *root;
         uint64_t my_at = UINT64_MAX;
-        for (uint64_t i; !mine && (i = atomic_fetch_add(&next, 1)) < prefixes && !hss_out_of_time(&w);) {
+        for (uint64_t i; !mine && (i = first_prefix + stride * atomic_fetch_add(&next, 1)) < prefixes &&
+                         !hss_out_of_time(&w);) {
             uint32_t a, b;
             prefix_of(h, i, &a, &b);
             hss_split found = *root;
@@ -485,21 +488,65 @@ static pdt_status scan_parallel(hss *h, bool keep, hss_split *root, const hss_re
         free(w.exc);
     }
     if (best_at != UINT64_MAX) *root = best, h->best_value = best.value;
+    *at = best_at;
     return st;
 }
 
-/* Every tuple (on threads when there are many); the root's best split on
- * the way; bases kept when `keep`. */
+/* Ranks: each filled the table for its prefixes; the tables are combined and
+ * the surface rows gathered (collectively, even after an error), and the
+ * root's best split is the least (value, prefix) over the ranks, found again
+ * in its prefix by the ranks that do not hold it. */
+static pdt_status ranks_table(hss *h, const pdt_distributor *d, bool keep, hss_split *root, uint64_t at,
+                              const hss_region *all, pdt_status st, pdt_error *err)
+{
+    if (keep) {
+        d->combine(d->user, h->base, h->n_tuples * h->words, PDT_COMBINE_OR);
+        d->combine(d->user, h->kind, h->n_tuples, PDT_COMBINE_MAXB);
+        d->combine(d->user, h->value, h->n_tuples, PDT_COMBINE_MIN);
+        uint64_t bytes = 0;
+        hss_exc *exc = d->gather(d->user, h->exc, h->n_exc * sizeof *h->exc, &bytes);
+        if (!exc && !st) st = pdt_error_set(err, PDT_ENOMEM, "out of memory for the surface rows");
+        if (exc) {
+            free(h->exc);
+            h->exc = exc;
+            h->n_exc = h->cap_exc = bytes / sizeof *exc;
+        }
+    }
+    int64_t value = at != UINT64_MAX ? root->value : INT64_MAX;
+    uint64_t pos = at, work = h->candidates, total = 0;
+    bool complete = !h->stopped && !st;
+    d->finish(d->user, &value, &pos, &complete, &work, &total);
+    h->stopped = !complete;
+    if (st || pos == UINT64_MAX || pos == at) return st;
+    uint32_t a, b;
+    prefix_of(h, pos, &a, &b);
+    hss_split found = {.value = value + 1}; /* the prefix's first split of that value */
+    st = scan_prefix(h, false, a, b, &found, all, err);
+    if (!st && found.value == value) *root = found, h->best_value = value;
+    return st;
+}
+
+/* Every tuple (on threads when there are many, split over the ranks of an
+ * MPI job); the root's best split on the way; bases kept when `keep`. */
 pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region *all, pdt_error *err)
 {
     const size_t G = h->G, n = h->n;
     uint32_t t[HS_MAX_LIFTED];
     if (n < G) return PDT_OK;
+    const pdt_distributor *d = pdt_distributor_get();
+    if (d && (d->size <= 1 || G < 2)) d = NULL;
     unsigned threads = pdt_threads_resolve(h->opt->threads);
     if (h->n_tuples * n < pdt_parallel_min() || G < 2) threads = 1;
     pdt_status st = PDT_OK;
-    if (threads > 1) {
-        st = scan_parallel(h, keep, root, all, threads, err);
+    if (d && keep) { /* neutral entries for the tuples other ranks fill */
+        memset(h->base, 0, h->n_tuples * h->words * sizeof *h->base);
+        for (uint64_t r = 0; r < h->n_tuples; r++) h->value[r] = INT64_MAX;
+    }
+    if (threads > 1 || d) {
+        uint64_t at = UINT64_MAX;
+        st = scan_parallel(h, keep, root, all, threads, d ? (uint64_t)d->rank : 0, d ? (uint64_t)d->size : 1, &at,
+                           err);
+        if (d) st = ranks_table(h, d, keep, root, at, all, st, err);
     } else {
         for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
         for (uint64_t count = 0; !st; count++) {

@@ -107,6 +107,46 @@ static void r_finish(void *user, int64_t *value, uint64_t *pos, bool *complete, 
     *total = sum;
 }
 
+static void r_combine(void *user, void *buf, uint64_t n, int how)
+{
+    (void)user;
+    MPI_Datatype type = how == PDT_COMBINE_OR ? MPI_UINT64_T : how == PDT_COMBINE_MIN ? MPI_INT64_T : MPI_UINT8_T;
+    MPI_Op op = how == PDT_COMBINE_OR ? MPI_BOR : how == PDT_COMBINE_MIN ? MPI_MIN : MPI_MAX;
+    size_t size = how == PDT_COMBINE_MAXB ? 1 : 8;
+    const uint64_t step = UINT64_C(1) << 26; /* MPI counts are int */
+    for (uint64_t at = 0; at < n; at += step) {
+        int count = (int)(n - at < step ? n - at : step);
+        MPI_Allreduce(MPI_IN_PLACE, (char *)buf + at * size, count, type, op, MPI_COMM_WORLD);
+    }
+}
+
+static void *r_gather(void *user, const void *mine, uint64_t bytes, uint64_t *total)
+{
+    ranks *r = user;
+    int *counts = malloc(2 * (size_t)r->size * sizeof *counts);
+    if (!counts) MPI_Abort(MPI_COMM_WORLD, 1); /* a few ints: nothing sensible is left to do */
+    int *at = counts + r->size, own = bytes > INT32_MAX ? -1 : (int)bytes;
+    MPI_Allgather(&own, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    uint64_t sum = 0;
+    bool fits = true;
+    for (int k = 0; k < r->size; k++) {
+        if (counts[k] < 0) fits = false;
+        at[k] = (int)(sum <= INT32_MAX ? sum : 0);
+        sum += counts[k] < 0 ? 0 : (uint64_t)counts[k];
+    }
+    char *out = fits && sum <= INT32_MAX ? malloc(sum + 1) : NULL;
+    int ok = out != NULL, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (all_ok) MPI_Allgatherv(mine, own, MPI_BYTE, out, counts, at, MPI_BYTE, MPI_COMM_WORLD);
+    free(counts);
+    if (!all_ok) {
+        free(out);
+        return NULL;
+    }
+    *total = sum;
+    return out;
+}
+
 int main(int argc, char **argv)
 {
     int provided = 0;
@@ -118,7 +158,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pdt-mpi: this MPI does not allow calls from several threads: use --threads 1\n");
     MPI_Win_allocate(2 * sizeof(int64_t), sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &r.cell, &r.win);
     MPI_Win_lock_all(0, r.win);
-    pdt_distributor d = {r.rank, r.size, &r, r_agree, r_begin, r_next, r_share, r_finish};
+    pdt_distributor d = {r.rank, r.size, &r, r_agree, r_begin, r_next, r_share, r_finish, r_combine, r_gather};
     pdt_distributor_set(&d);
     if (r.rank != 0) { /* rank 0 prints and writes; the others compute */
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) return 1;
