@@ -126,6 +126,9 @@ static pdt_status make_model(pdt_model **out, hss *h, const hss_tree *best, pdt_
     st = cls_model_from_tree(out, h->ds, h->opt, rules, n_rules, pre, len, best->value, "hypersurface", err);
     if (st) return st;
     (*out)->optimal = !h->stopped;
+    /* trees of 0, 1 and 2 branch nodes are taken in that order, each only when
+     * strictly better: an optimal answer has the fewest nodes of all optima */
+    (*out)->size_minimal = !h->stopped;
     (*out)->stats.nodes = 1 + h->regions;
     (*out)->stats.candidates = h->candidates;
     (*out)->stats.memo_entries = h->memo.n;

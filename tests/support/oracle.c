@@ -165,6 +165,11 @@ static void check_engine(oracle_check_ctx *x, const pdt_dataset *ds, const engin
         oracle_fail(x, "%s: optimum %g, the specification says %g", v->name, mpq_get_d(obj),
                     mpq_get_d(want));
     mpq_clears(obj, want, NULL);
+    /* the specification takes sizes in increasing order and keeps only strict
+     * improvements: its minimiser has the fewest branch nodes of all optima */
+    if (pdt_model_size_minimal(m) && pdt_model_size(m) != sr->best_k)
+        oracle_fail(x, "%s: size %u said minimal, the smallest optimal tree has %zu branch nodes", v->name,
+                    pdt_model_size(m), sr->best_k);
     check_model(x, m, ds, v->name);
     pdt_model_free(&m);
 }
