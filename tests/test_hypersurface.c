@@ -255,6 +255,19 @@ static void test_hypersurface_small_region_gap(void **state)
     pdt_dataset_free(&ds);
 }
 
+/* K = 2: the backend's optimum is the fused engine's, and proven. */
+static void expect_backend_as_fused(const pdt_dataset *ds, uint32_t min_leaf, const char *weights, int t,
+                                    const char *text)
+{
+    pdt_model *a = fit(ds, "hypersurface", 2, PDT_ENGINE_FUSED, min_leaf, weights);
+    pdt_model *b = fit(ds, "hypersurface", 2, PDT_ENGINE_BACKEND, min_leaf, weights);
+    if (objective(a) != objective(b))
+        fail_msg("instance %d: fused %g, backend %g\n%s", t, objective(a), objective(b), text);
+    assert_true(pdt_model_optimal(b));
+    pdt_model_free(&a);
+    pdt_model_free(&b);
+}
+
 /* The backend agrees with the fused engine on sizes past the oracle's reach
  * (N = 8..12, K = 2; classes, weights and min-leaf vary). */
 static void test_hypersurface_backend_matches_fused(void **state)
@@ -271,13 +284,7 @@ static void test_hypersurface_backend_matches_fused(void **state)
         pdt_dataset *ds = csv(text);
         const char *weights = t % 3 == 1 ? "0=2.5,1=1" : NULL;
         uint32_t min_leaf = t % 5 == 2 ? 2 : 0;
-        pdt_model *a = fit(ds, "hypersurface", 2, PDT_ENGINE_FUSED, min_leaf, weights);
-        pdt_model *b = fit(ds, "hypersurface", 2, PDT_ENGINE_BACKEND, min_leaf, weights);
-        if (objective(a) != objective(b))
-            fail_msg("instance %d: fused %g, backend %g\n%s", t, objective(a), objective(b), text);
-        assert_true(pdt_model_optimal(b));
-        pdt_model_free(&a);
-        pdt_model_free(&b);
+        expect_backend_as_fused(ds, min_leaf, weights, t, text);
         pdt_dataset_free(&ds);
     }
 }
@@ -406,15 +413,9 @@ static void test_hypersurface_backend_certificates(void **state)
         }
         pdt_dataset *ds = csv(text);
         const char *weights = t % 5 == 4 ? "0=1,1=3" : NULL;
-        pdt_model *a = fit(ds, "hypersurface", 2, PDT_ENGINE_FUSED, 0, weights);
         setenv("PDT_HYPERSURFACE_WARM", t % 2 ? "0" : "64", 1); /* without the warm start the bound prunes more */
-        pdt_model *b = fit(ds, "hypersurface", 2, PDT_ENGINE_BACKEND, 0, weights);
+        expect_backend_as_fused(ds, 0, weights, t, text);
         unsetenv("PDT_HYPERSURFACE_WARM");
-        if (objective(a) != objective(b))
-            fail_msg("instance %d: fused %g, backend %g\n%s", t, objective(a), objective(b), text);
-        assert_true(pdt_model_optimal(b));
-        pdt_model_free(&a);
-        pdt_model_free(&b);
         pdt_dataset_free(&ds);
     }
 }

@@ -26,9 +26,6 @@
  * any number of threads. */
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "bitset.h"
 #include "hypersurface_solve_impl.h"
@@ -174,10 +171,7 @@ static pdt_status sample_blocks(hss *h, pdt_error *err)
     _Atomic size_t next = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        bool first = true;
-#ifdef _OPENMP
-        first = omp_get_thread_num() == 0;
-#endif
+        bool first = hss_first_thread();
         for (size_t j; (j = first_block + stride * atomic_fetch_add(&next, 1)) < CERT_BLOCKS && !atomic_load(&stop);) {
             uint64_t state = UINT64_C(0x9e3779b97f4a7c15) ^ ((uint64_t)(j + 1) * UINT64_C(0xbf58476d1ce4e5b9));
             uint32_t *at = found + j * quota * k;

@@ -97,6 +97,8 @@ typedef struct hss_tree {
 } hss_tree;
 
 double hss_elapsed(const hss *h);
+/* Whether this is the first thread of a parallel region (the one that reports progress). */
+bool hss_first_thread(void);
 /* The time limit, and a progress report about once a second. */
 bool hss_out_of_time(hss *h);
 static inline uint64_t hss_binom(const hss *h, size_t i, size_t k) { return h->binom[i * (h->G + 1) + k]; }

@@ -16,6 +16,15 @@
 
 /* ------------------------------------------------------------ small things */
 
+bool hss_first_thread(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num() == 0;
+#else
+    return true;
+#endif
+}
+
 double hss_elapsed(const hss *h)
 {
     struct timespec now;
@@ -445,10 +454,7 @@ static pdt_status scan_parallel(hss *h, bool keep, hss_split *root, const hss_re
     pdt_status st = PDT_OK;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        bool first = true;
-#ifdef _OPENMP
-        first = omp_get_thread_num() == 0;
-#endif
+        bool first = hss_first_thread();
         hss w;
         pdt_fit_options opt;
         pdt_error e;

@@ -3,9 +3,6 @@
  * hypersurface_solve.c for why this is the engine's optimum). */
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "bitset.h"
 #include "hypersurface_solve_impl.h"
@@ -412,10 +409,7 @@ static void run_workers(hss *h, team *tm, unsigned threads, const int64_t *tot)
     h->work_max = h->work_total = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        bool first = true;
-#ifdef _OPENMP
-        first = omp_get_thread_num() == 0;
-#endif
+        bool first = hss_first_thread();
         hss w;
         pdt_fit_options opt;
         bool ok = clone(&w, h, &opt);
