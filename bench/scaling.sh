@@ -5,9 +5,9 @@
 #
 # For hyperplanes K = 2 on N = 200 2-D points (gen_xor2d.sh 200 1) and conics
 # K = 2 on N = 40 (gen_conic2d.sh 40 1): pdt fit with --threads 1 and 2, and
-# `mpirun -np 2 pdt-mpi fit --threads 1`; for the binary backend at depth 5
-# on australian-credit ($DL85_DIR, default ../shared/data/dl85 beside the
-# checkout): --threads 1 and 2.  Prints wall and user seconds (the run with
+# `mpirun -np 2 pdt-mpi fit --threads 1`; the same for the binary backend at
+# depth 5 on australian-credit ($DL85_DIR, default ../shared/data/dl85 beside
+# the checkout).  Prints wall and user seconds (the run with
 # the best wall of $REPEAT, default 1), the speed-ups against one thread, the
 # optimum of each run (they must agree) and the work balance line of the
 # closing note (max/mean of the root work per thread or rank).  ONLY=binary,
@@ -67,9 +67,7 @@ only=${ONLY:-all}
 [[ $only == all || $only == conic ]] && case_ "conic K=2 N=40" "$tmp/conic40.csv" --rules hypersurface --size 2
 dl85=${DL85_DIR:-$here/../../shared/data/dl85}
 if [[ ($only == all || $only == binary) && -r $dl85/australian-credit.txt ]]; then
-  # the binary backend's ranks are serial on every rank: threads only
-  NOMPI=1 case_ "binary depth 5 australian-credit" "$dl85/australian-credit.txt" --format dl85 --rules binary \
-    --depth 5
+  case_ "binary depth 5 australian-credit" "$dl85/australian-credit.txt" --format dl85 --rules binary --depth 5
 fi
 if [[ $n80 != 0 ]]; then
   bash "$here/gen_conic2d.sh" 80 1 > "$tmp/conic80.csv"
