@@ -120,6 +120,7 @@ static void sample(const hss *h, uint64_t *state, uint32_t *p)
 static void order_by_rarity(hss *h)
 {
     const size_t words = h->words, n = h->n_cert;
+    if (n == 0) return; /* h->cert is NULL */
     uint32_t *deg = calloc(h->n + 1, sizeof *deg);
     uint64_t *key = malloc((n + 1) * sizeof *key);
     uint64_t *bits = malloc((n * words + 1) * sizeof *bits);
