@@ -173,14 +173,15 @@ static void child_floor(bs_search *s, bs_level *lv, bs_set *C, uint32_t dch, uin
     }
 }
 
-/* Lexicographic below one error: the cache's and the witnesses' bounds (a
- * lookup and a bit test) before the similarity bound (a scan of the old
- * sets), which is only needed when they do not cut the configuration.  True
- * with *local when they do. */
+/* Lexicographic below one error: the witnesses' bounds (a bit test), then
+ * with the cache's (a lookup), before the similarity bound (a scan of the
+ * old sets), which is only needed when they do not cut the configuration.
+ * True with *local when they do. */
 static bool cheap_cut(bs_search *s, bs_set *a, bs_set *b, uint32_t dch, uint32_t na, uint32_t nb, int64_t cub,
                       bs_value *local)
 {
-    const bs_value v = bs_lower_cheap(s, a, dch, na) + bs_lower_cheap(s, b, dch, nb) + s->per_node;
+    bs_value v = bs_lower_witness(s, a, dch, na) + bs_lower_witness(s, b, dch, nb) + s->per_node;
+    if ((int64_t)v <= cub) v = bs_lower_cheap(s, a, dch, na) + bs_lower_cheap(s, b, dch, nb) + s->per_node;
     if ((int64_t)v <= cub) return false;
     *local = v;
     s->stats.pruned++;

@@ -319,6 +319,17 @@ void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d)
 
 /* ------------------------------------------------------------ bounds */
 
+/* The witnesses' bound alone (a bit test, no cache lookup). */
+bs_value bs_lower_witness(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
+{
+    bs_normalise(&d, &n);
+    const bs_value leaf = bs_leaf_value(s, D);
+    if (d == 0) return leaf;
+    if (D->leaf == 0) return 0;
+    const bs_value wit = bw_lower(s, D, d, n);
+    return wit < leaf ? wit : leaf;
+}
+
 /* bs_lower_of without the similarity bound: the cache's and the witnesses'. */
 bs_value bs_lower_cheap(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
 {
