@@ -173,6 +173,21 @@ static void child_floor(bs_search *s, bs_level *lv, bs_set *C, uint32_t dch, uin
     }
 }
 
+/* Lexicographic below one error: the witnesses' bounds (a bit test), then
+ * with the cache's (a lookup), before the similarity bound (a scan of the
+ * old sets), which is only needed when they do not cut the configuration.
+ * True with *local when they do. */
+static bool cheap_cut(bs_search *s, bs_set *a, bs_set *b, uint32_t dch, uint32_t na, uint32_t nb, int64_t cub,
+                      bs_value *local)
+{
+    bs_value v = bs_lower_witness(s, a, dch, na) + bs_lower_witness(s, b, dch, nb) + s->per_node;
+    if ((int64_t)v <= cub) v = bs_lower_cheap(s, a, dch, na) + bs_lower_cheap(s, b, dch, nb) + s->per_node;
+    if ((int64_t)v <= cub) return false;
+    *local = v;
+    s->stats.pruned++;
+    return true;
+}
+
 /* One root configuration: children l, r with nl, nr nodes at depth dch.
  * True with the tree's value and shape when it is ≤ cub; else *local is a
  * lower bound on every tree of this configuration. */
@@ -187,6 +202,8 @@ static bool configuration(bs_search *s, bs_level *lv, uint32_t dch, uint32_t nl,
         first = &lv->r, second = &lv->l;
         n1 = nr, n2 = nl;
     }
+    if (s->errorless_root && cub < (int64_t)s->unit && cheap_cut(s, first, second, dch, n1, n2, cub, local))
+        return false;
     bs_value lb1 = bs_lower_of(s, first, dch, n1), lb2 = bs_lower_of(s, second, dch, n2);
     if (s->proven && (int64_t)(lb1 + lb2 + pn) <= cub) {
         child_floor(s, lv, first, dch, n1, cub, lb2);

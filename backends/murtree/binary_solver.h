@@ -111,6 +111,8 @@ bs_value bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
 void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d);
 /* The best lower bound known for (D, d, n) without searching. */
 bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
+bs_value bs_lower_cheap(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
+bs_value bs_lower_witness(bs_search *s, bs_set *D, uint32_t d, uint32_t n);
 /* binary_perfect.c (two classes): a lower bound L ≤ k + 1 on the branch nodes of
  * a tree with no error over the m items within depth d (k ≤ 3; L = k + 1: none
  * has ≤ k).  *depth > 0 when a tree of L nodes exists: its depth (BP_EXACT_LEAF

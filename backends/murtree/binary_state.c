@@ -319,6 +319,31 @@ void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d)
 
 /* ------------------------------------------------------------ bounds */
 
+/* The witnesses' bound alone (a bit test, no cache lookup). */
+bs_value bs_lower_witness(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
+{
+    bs_normalise(&d, &n);
+    const bs_value leaf = bs_leaf_value(s, D);
+    if (d == 0) return leaf;
+    if (D->leaf == 0) return 0;
+    const bs_value wit = bw_lower(s, D, d, n);
+    return wit < leaf ? wit : leaf;
+}
+
+/* bs_lower_of without the similarity bound: the cache's and the witnesses'. */
+bs_value bs_lower_cheap(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
+{
+    bs_normalise(&d, &n);
+    const bs_value leaf = bs_leaf_value(s, D);
+    if (d == 0) return leaf;
+    if (D->leaf == 0) return 0;
+    bs_lookup(s, D);
+    bs_value lb = D->node ? bc_lower(D->node, d, n, s->unit, s->per_node) : 0, wit = bw_lower(s, D, d, n);
+    if (wit > lb) lb = wit;
+    if (s->per_node) lb = bc_size_floor(lb, D->leaf, D->node ? D->node->d2 : NULL, n, s->unit);
+    return lb < leaf ? lb : leaf;
+}
+
 /* The best lower bound known for (D, d, n) without searching. */
 bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
 {

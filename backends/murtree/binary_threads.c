@@ -58,6 +58,7 @@ typedef struct bt_team {
     bs_set root;
     uint32_t d, n, nmin, nmax;
     bool errors_only;
+    uint64_t first; /* positions before it were solved alone (the warm start) */
     bt_best best;
     pdt_work work;
     atomic_bool abort;
@@ -361,7 +362,7 @@ static void run_worker(bt_team *t, unsigned id)
     }
     uint64_t lo, hi;
     while (!w->aborted && pdt_work_next(&t->work, &lo, &hi)) {
-        for (uint64_t p = lo; p < hi && !w->aborted; p++) {
+        for (uint64_t p = lo + t->first; p < hi + t->first && !w->aborted; p++) {
             const uint32_t f = t->features[p];
             bs_split(w, &t->root, f, &lv->l, &lv->r);
             lv->l.gen = lv->r.gen = gen;
@@ -430,10 +431,27 @@ static unsigned team_size(const bt_team *t, const bs_search *s, unsigned threads
     return est < limit ? 1 : threads;
 }
 
+/* --lexicographic on threads: the first-ranked root feature (order_features:
+ * by its best depth-3 tree) is solved alone before the team starts.  It
+ * usually holds the optimum; workers started beside it searched the other
+ * features against the depth-2 incumbent, before the witnesses and the
+ * errorless test were on (mushroom depth 6: 2 800 search nodes against 800).
+ * The answer does not change: the positions and ranks are the same. */
+static void warm_start(bt_team *t, bool mpi)
+{
+    t->first = 0;
+    if (t->n_workers < 2 || mpi || !t->w[0]->proven || t->n_features < 2) return;
+    pdt_work_begin(&t->work, NULL, 1, 1);
+    run_worker(t, 0);
+    t->first = 1;
+}
+
 static void run_team(bt_team *t)
 {
     const pdt_distributor *d = pdt_distributor_get();
-    pdt_work_begin(&t->work, d && d->size > 1 ? d : NULL, t->n_features, 1);
+    const bool mpi = d && d->size > 1;
+    warm_start(t, mpi);
+    pdt_work_begin(&t->work, mpi ? d : NULL, t->n_features - t->first, 1);
     if (t->n_workers == 1) return run_worker(t, 0);
 #pragma omp parallel num_threads(t->n_workers)
     {
