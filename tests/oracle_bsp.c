@@ -42,12 +42,26 @@ static void flist_free(flist *l)
     memset(l, 0, sizeof *l);
 }
 
-/* (b − a) × (c − a) */
+/* Scratch rationals, initialised once: under ASan every mpq_init is an
+ * allocation with a recorded stack, and orient and split ran millions of
+ * times (the test is single-threaded; neither is re-entered while in use). */
+static mpq_t scratch[8];
+
+static void scratch_init(void)
+{
+    static bool done;
+    if (!done) {
+        for (size_t k = 0; k < sizeof scratch / sizeof *scratch; k++) mpq_init(scratch[k]);
+        done = true;
+    }
+}
+
+/* (b − a) × (c − a); out is not a scratch rational. */
 static void orient(mpq_ptr out, mpq_srcptr ax, mpq_srcptr ay, mpq_srcptr bx, mpq_srcptr by, mpq_srcptr cx,
                    mpq_srcptr cy)
 {
-    mpq_t u, v;
-    mpq_inits(u, v, NULL);
+    scratch_init();
+    mpq_ptr u = scratch[0], v = scratch[1];
     mpq_sub(u, bx, ax);
     mpq_sub(v, cy, ay);
     mpq_mul(out, u, v);
@@ -55,7 +69,6 @@ static void orient(mpq_ptr out, mpq_srcptr ax, mpq_srcptr ay, mpq_srcptr bx, mpq
     mpq_sub(v, cx, ax);
     mpq_mul(u, u, v);
     mpq_sub(out, out, u);
-    mpq_clears(u, v, NULL);
 }
 
 static void copy_frag(flist *to, const frag *g, int from_end, mpq_srcptr mx, mpq_srcptr my, int to_end)
@@ -73,8 +86,8 @@ static void copy_frag(flist *to, const frag *g, int from_end, mpq_srcptr mx, mpq
 static int split(const flist *in, size_t r, flist *left, flist *right)
 {
     const frag *R = &in->f[r];
-    mpq_t o1, o2, lam, mx, my, t;
-    mpq_inits(o1, o2, lam, mx, my, t, NULL);
+    scratch_init();
+    mpq_ptr o1 = scratch[2], o2 = scratch[3], lam = scratch[4], mx = scratch[5], my = scratch[6], t = scratch[7];
     int on_segs = 0;
     int seen[64] = {0};
     for (size_t i = 0; i < in->n; i++) {
@@ -101,7 +114,6 @@ static int split(const flist *in, size_t r, flist *left, flist *right)
             copy_frag(s2 > 0 ? left : right, g, 1, mx, my, 1);
         }
     }
-    mpq_clears(o1, o2, lam, mx, my, t, NULL);
     return on_segs;
 }
 

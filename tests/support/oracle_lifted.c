@@ -10,7 +10,16 @@
  *   rational Gauss–Jordan elimination.
  * Circles (D = 2) lift to (x, y, x² + y²) (G = 3); three non-collinear points
  * make a rule, and left = inside: det [lift 1 …; lift x 1] · det [p_k 1 …] > 0
- * (the in-circle test), ties as above. */
+ * (the in-circle test), ties as above.
+ * The determinant signs, ranks and tie signs (the latter by Cramer's rule)
+ * are computed first in 128-bit integers
+ * (fraction-free Bareiss elimination on the lifted grid coordinates, every
+ * product and difference checked for overflow), and in rationals only when a
+ * step would overflow: the coordinates are integers counting 1/ORACLE_UNIT, and
+ * scaling a column of the lifted matrix by a positive constant keeps the sign
+ * of its determinant and its rank.  On the oracle's grid (0..3) nothing
+ * overflows; under ASan the rational path cost most of oracle_hypersurface's
+ * and oracle_circle's time (every go_matrix initialises 144 rationals). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +61,71 @@ static void lift(mpq_ptr out, const oracle_case *c, size_t i, size_t k)
     mpq_clears(x, y, NULL);
 }
 
+/* Lifted coordinate k of row i in integers: the rational one with its column
+ * scaled by ORACLE_UNIT (x, y) or ORACLE_UNIT² (the products). */
+static __int128 lift_int(const oracle_case *c, size_t i, size_t k)
+{
+    __int128 x = c->x[i][0], y = c->dims > 1 ? c->x[i][1] : 0;
+    if (circles(c)) return k == 0 ? x : k == 1 ? y : x * x + y * y;
+    if (c->dims == 1) return k == 0 ? x : x * x;
+    static const int a[] = {0, 1, 0, 0, 1}, b[] = {-1, -1, 0, 1, 1};
+    __int128 u = a[k] ? y : x;
+    return b[k] < 0 ? u : u * (b[k] ? y : x);
+}
+
+/* Rank and determinant sign (square only, else 0) of the rows×cols integer
+ * matrix m (destroyed) by Bareiss elimination; false when a step overflows. */
+static bool bareiss(__int128 *m, size_t rows, size_t cols, size_t *rank, int *det_sign)
+{
+    __int128 prev = 1;
+    size_t r = 0;
+    int sign = 1;
+    for (size_t col = 0; col < cols && r < rows; col++) {
+        size_t p = r;
+        while (p < rows && m[p * cols + col] == 0) p++;
+        if (p == rows) {
+            sign = 0;
+            continue;
+        }
+        if (p != r) {
+            for (size_t j = 0; j < cols; j++) {
+                __int128 t = m[p * cols + j];
+                m[p * cols + j] = m[r * cols + j];
+                m[r * cols + j] = t;
+            }
+            sign = -sign;
+        }
+        __int128 piv = m[r * cols + col];
+        for (size_t i = r + 1; i < rows; i++) {
+            for (size_t j = col + 1; j < cols; j++) {
+                __int128 u, v, w;
+                if (__builtin_mul_overflow(m[i * cols + j], piv, &u) ||
+                    __builtin_mul_overflow(m[i * cols + col], m[r * cols + j], &v) ||
+                    __builtin_sub_overflow(u, v, &w))
+                    return false;
+                m[i * cols + j] = w / prev; /* exact: a minor of m */
+            }
+            m[i * cols + col] = 0;
+        }
+        prev = piv;
+        r++;
+    }
+    *rank = r;
+    *det_sign = rows == cols && r == rows && sign != 0 ? sign * (prev > 0 ? 1 : -1) : 0;
+    return true;
+}
+
+/* [lift p_k 1] rows for the tuple, plus row i last when i < n, in integers. */
+static void lifted_matrix_int(__int128 *m, const oracle_case *c, const uint32_t *p, size_t i)
+{
+    size_t g = lifted_dims(c), rows = g + (i < c->n);
+    for (size_t r = 0; r < rows; r++) {
+        size_t row = r < g ? p[r] : i;
+        for (size_t k = 0; k < g; k++) m[r * (g + 1) + k] = lift_int(c, row, k);
+        m[r * (g + 1) + g] = 1;
+    }
+}
+
 /* [lift p_k 1] rows for the tuple, plus row i last when i < n. */
 static void lifted_matrix(go_matrix *m, const oracle_case *c, const uint32_t *p, size_t i)
 {
@@ -67,6 +141,11 @@ static void lifted_matrix(go_matrix *m, const oracle_case *c, const uint32_t *p,
 /* Orientation of three points in the plane (circles: their turning sense). */
 static int turn(const oracle_case *c, const uint32_t *p)
 {
+    __int128 w[9];
+    for (size_t r = 0; r < 3; r++) w[r * 3] = c->x[p[r]][0], w[r * 3 + 1] = c->x[p[r]][1], w[r * 3 + 2] = 1;
+    size_t rank;
+    int sign;
+    if (bareiss(w, 3, 3, &rank, &sign)) return sign;
     go_matrix m;
     go_init(&m, 3, 3);
     for (size_t r = 0; r < 3; r++) {
@@ -84,6 +163,11 @@ static int turn(const oracle_case *c, const uint32_t *p)
 static bool independent(const oracle_case *c, const uint32_t *p)
 {
     if (circles(c)) return turn(c, p) != 0; /* collinear points make a line, not a circle */
+    __int128 w[(LIFT_MAX + 1) * (LIFT_MAX + 1)];
+    lifted_matrix_int(w, c, p, c->n);
+    size_t rank;
+    int sign;
+    if (bareiss(w, lifted_dims(c), lifted_dims(c) + 1, &rank, &sign)) return rank == lifted_dims(c);
     go_matrix m;
     lifted_matrix(&m, c, p, c->n);
     bool ok = go_rank(&m) == lifted_dims(c);
@@ -107,10 +191,58 @@ size_t oracle_lifted_tuples(const oracle_case *c)
     }
 }
 
+/* Sign of det [lift p_1 1; …; lift p_G 1; lift x_i 1]. */
+static int lifted_det_sign(const oracle_case *c, const uint32_t *p, size_t i)
+{
+    size_t g = lifted_dims(c), rank;
+    __int128 w[(LIFT_MAX + 1) * (LIFT_MAX + 1)];
+    lifted_matrix_int(w, c, p, i);
+    int sign;
+    if (bareiss(w, g + 1, g + 1, &rank, &sign)) return sign;
+    go_matrix m;
+    lifted_matrix(&m, c, p, i);
+    sign = go_det_sign(&m);
+    go_clear(&m);
+    return sign;
+}
+
 /* Sign of Σ s_k λ_k for row i on the surface: Gauss–Jordan on the
  * (g+1)×(g+1) system Σ λ_k [lift p_k 1] = [lift x 1] (columns = unknowns). */
+/* The same in integers by Cramer's rule, or 3 when a step overflows: the
+ * system has rank G, so G of its G + 1 equations make an invertible B, and
+ * Σ s_k λ_k = s·B⁻¹b = −det [B b; s 0] / det B. */
+static int weighted_sign_int(const oracle_case *c, const uint32_t *p, size_t i, const int *s)
+{
+    size_t g = lifted_dims(c), w = g + 1, rank;
+    __int128 a[(LIFT_MAX + 1) * (LIFT_MAX + 1)], b[(LIFT_MAX + 1) * (LIFT_MAX + 1)];
+    for (size_t r = 0; r < w; r++) /* a[r][k]: coordinate r of point k (k == g: row i) */
+        for (size_t k = 0; k <= g; k++) a[r * w + k] = r < g ? lift_int(c, k < g ? p[k] : i, r) : 1;
+    for (size_t drop = 0; drop < w; drop++) {
+        int det_b, det_border;
+        for (size_t r = 0, q = 0; r < w; r++)
+            if (r != drop) {
+                for (size_t k = 0; k < g; k++) b[q * g + k] = a[r * w + k];
+                q++;
+            }
+        if (!bareiss(b, g, g, &rank, &det_b)) return 3;
+        if (det_b == 0) continue;
+        for (size_t r = 0, q = 0; r < w; r++)
+            if (r != drop) {
+                for (size_t k = 0; k <= g; k++) b[q * w + k] = a[r * w + k];
+                q++;
+            }
+        for (size_t k = 0; k < g; k++) b[g * w + k] = s[k];
+        b[g * w + g] = 0;
+        if (!bareiss(b, w, w, &rank, &det_border)) return 3;
+        return -det_border * det_b;
+    }
+    return 2;
+}
+
 static int weighted_sign(const oracle_case *c, const uint32_t *p, size_t i, const int *s)
 {
+    int fast = weighted_sign_int(c, p, i, s);
+    if (fast != 3) return fast;
     size_t g = lifted_dims(c), w = g + 1;
     mpq_t a[(LIFT_MAX + 1) * (LIFT_MAX + 1)], f, t;
     mpq_inits(f, t, NULL);
@@ -172,10 +304,7 @@ uint64_t oracle_check_lifted_rule(oracle_check_ctx *x, const pdt_ruleset *rs, si
     if (!independent(c, p)) return oracle_fail(x, "%s rule %zu: dependent points", family, r);
     int sense = circles(c) ? turn(c, p) : -1; /* circles: inside = left */
     for (size_t i = 0; i < c->n; i++) {
-        go_matrix m;
-        lifted_matrix(&m, c, p, i);
-        int o = go_det_sign(&m) * -sense;
-        go_clear(&m);
+        int o = lifted_det_sign(c, p, i) * -sense;
         bool left = o < 0 || (o == 0 && weighted_sign(c, p, i, s) <= 0);
         if (left != ((side[i / 64] >> (i % 64)) & 1))
             return oracle_fail(x, "%s rule %zu (rows %u..): row %zu on the wrong side", family, r, p[0], i);
