@@ -258,11 +258,28 @@ static int64_t onehot_optimum(const instance *in, subsets *t)
 
 static subsets scratch;
 
+/* The binary sparse fit of instance in (its columns one-hot, or 0/1 when
+ * `binary`) under lambdas[l] against the brute force over one-hot trees. */
+static void check_onehot(instance *in, size_t l, bool binary, const char *what)
+{
+    char csv[8192];
+    in->a = lambdas[l].a, in->b = lambdas[l].b;
+    instance_csv(csv, sizeof csv, in, binary);
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+    best want = {onehot_optimum(in, &scratch), 0};
+    pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
+    expect_sparse(m, ds, in, want, what, csv);
+    assert_true(pdt_model_optimal(m));
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+}
+
 static void test_onehot_shared_rows(void **state)
 {
     (void)state;
     tu_rng rng = {0x0e407};
-    char csv[4096];
     for (int t = 0; t < 200; t++) {
         instance in;
         random_instance(&in, &rng, false);
@@ -273,17 +290,7 @@ static void test_onehot_shared_rows(void **state)
         in.k[dup] = in.k[0];
         for (size_t i = 0; i < in.n; i++) in.x[i][dup] = (uint8_t)(in.k[0] - 1 - in.x[i][0]);
         size_t l = (size_t)t % (sizeof lambdas / sizeof *lambdas);
-        in.a = lambdas[l].a, in.b = lambdas[l].b;
-        instance_csv(csv, sizeof csv, &in, false);
-        pdt_dataset *ds = NULL;
-        pdt_error err;
-        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
-        best want = {onehot_optimum(&in, &scratch), 0};
-        pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
-        expect_sparse(m, ds, &in, want, "one-hot, a repeated column", csv);
-        assert_true(pdt_model_optimal(m));
-        pdt_model_free(&m);
-        pdt_dataset_free(&ds);
+        check_onehot(&in, l, false, "one-hot, a repeated column");
     }
 }
 
@@ -294,7 +301,6 @@ static void test_binary_many_columns(void **state)
 {
     (void)state;
     tu_rng rng = {0x3a11c0};
-    char csv[8192];
     for (int t = 0; t < 150; t++) {
         instance in;
         in.n = 8 + tu_below(&rng, 8);
@@ -314,17 +320,7 @@ static void test_binary_many_columns(void **state)
             for (size_t i = 0; i < in.n; i++) in.x[i][in.d] = (uint8_t)(in.x[i][of] ^ flip);
         }
         size_t l = (size_t)t % (sizeof lambdas / sizeof *lambdas);
-        in.a = lambdas[l].a, in.b = lambdas[l].b;
-        instance_csv(csv, sizeof csv, &in, true);
-        pdt_dataset *ds = NULL;
-        pdt_error err;
-        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
-        best want = {onehot_optimum(&in, &scratch), 0};
-        pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
-        expect_sparse(m, ds, &in, want, "binary, many columns", csv);
-        assert_true(pdt_model_optimal(m));
-        pdt_model_free(&m);
-        pdt_dataset_free(&ds);
+        check_onehot(&in, l, true, "binary, many columns");
     }
 }
 

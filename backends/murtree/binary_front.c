@@ -297,6 +297,17 @@ static size_t entry_bytes(const fr_search *s, const pdt_front *f)
     return sizeof(fr_entry) + s->W * 8 + f->cap * sizeof *f->p + 2 * sizeof(fr_entry *);
 }
 
+/* Entry e takes front f (of `bytes`), computed under off (NULL: whole). */
+static const pdt_front *store(fr_search *s, fr_entry *e, pdt_front f, const fr_off *off, size_t bytes)
+{
+    e->front = f;
+    e->bounded = off != NULL;
+    if (off) e->off = *off;
+    s->bytes += bytes;
+    s->stats.cache_points += f.n;
+    return &e->front;
+}
+
 const pdt_front *fr_solve(fr_search *s, pdt_front *scratch, const uint64_t *items, uint32_t d, uint32_t n)
 {
     return fr_solve_in(s, scratch, items, d, n, NULL);
@@ -346,12 +357,7 @@ const pdt_front *fr_solve_in(fr_search *s, pdt_front *scratch, const uint64_t *i
             s->bytes -= entry_bytes(s, &e->front);
             s->stats.cache_points -= e->front.n;
             pdt_front_clear(&e->front);
-            e->front = f;
-            e->bounded = off != NULL;
-            if (off) e->off = *off;
-            s->bytes += bytes;
-            s->stats.cache_points += f.n;
-            return &e->front;
+            return store(s, e, f, off, bytes);
         }
         if (ok && s->bytes + bytes > s->limit) { /* the cache is full: the caller's scratch holds it */
             pdt_front_clear(scratch);
@@ -365,12 +371,7 @@ const pdt_front *fr_solve_in(fr_search *s, pdt_front *scratch, const uint64_t *i
             if (!s->failed) s->failed = PDT_ENOMEM;
             return NULL;
         }
-        e->front = f;
-        e->bounded = off != NULL;
-        if (off) e->off = *off;
-        s->bytes += bytes;
-        s->stats.cache_points += f.n;
-        return &e->front;
+        return store(s, e, f, off, bytes);
     }
     if (!ok && !s->failed) s->failed = PDT_ENOMEM;
     return ok ? scratch : NULL;

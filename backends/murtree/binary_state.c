@@ -330,8 +330,8 @@ bs_value bs_lower_witness(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
     return wit < leaf ? wit : leaf;
 }
 
-/* bs_lower_of without the similarity bound: the cache's and the witnesses'. */
-bs_value bs_lower_cheap(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
+/* The cache's and the witnesses' bounds, and the similarity bound when asked. */
+static bs_value lower(bs_search *s, bs_set *D, uint32_t d, uint32_t n, bool similarity)
 {
     bs_normalise(&d, &n);
     const bs_value leaf = bs_leaf_value(s, D);
@@ -340,22 +340,16 @@ bs_value bs_lower_cheap(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
     bs_lookup(s, D);
     bs_value lb = D->node ? bc_lower(D->node, d, n, s->unit, s->per_node) : 0, wit = bw_lower(s, D, d, n);
     if (wit > lb) lb = wit;
+    if (similarity) {
+        bs_value sim = bs_similarity_lb(s, D, d, n);
+        if (sim > lb) lb = sim;
+    }
     if (s->per_node) lb = bc_size_floor(lb, D->leaf, D->node ? D->node->d2 : NULL, n, s->unit);
     return lb < leaf ? lb : leaf;
 }
 
+/* bs_lower_of without the similarity bound: the cache's and the witnesses'. */
+bs_value bs_lower_cheap(bs_search *s, bs_set *D, uint32_t d, uint32_t n) { return lower(s, D, d, n, false); }
+
 /* The best lower bound known for (D, d, n) without searching. */
-bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n)
-{
-    bs_normalise(&d, &n);
-    const bs_value leaf = bs_leaf_value(s, D);
-    if (d == 0) return leaf;
-    if (D->leaf == 0) return 0;
-    bs_lookup(s, D);
-    bs_value lb = D->node ? bc_lower(D->node, d, n, s->unit, s->per_node) : 0;
-    bs_value sim = bs_similarity_lb(s, D, d, n), wit = bw_lower(s, D, d, n);
-    if (sim > lb) lb = sim;
-    if (wit > lb) lb = wit;
-    if (s->per_node) lb = bc_size_floor(lb, D->leaf, D->node ? D->node->d2 : NULL, n, s->unit);
-    return lb < leaf ? lb : leaf;
-}
+bs_value bs_lower_of(bs_search *s, bs_set *D, uint32_t d, uint32_t n) { return lower(s, D, d, n, true); }
