@@ -52,6 +52,9 @@ static bool certificate(const hss *h, const uint32_t *p)
     const size_t k = h->G + 2;
     uint32_t s[HS_MAX_LIFTED + 2];
     int64_t cls[2] = {-1, -1};
+    bool mixed = false; /* one class only: no certificate, and no table read */
+    for (size_t i = 1; i < k; i++) mixed |= h->label[p[i]] != h->label[p[0]];
+    if (!mixed) return false;
     for (size_t i = 0; i < k; i++) {
         size_t m = 0;
         for (size_t j = 0; j < k; j++)
