@@ -179,6 +179,21 @@ static void test_threads_conic_backend(void **state)
     assert_int_equal(run(&f, BASE_SEED + 4000, 40), 0);
 }
 
+/* The same with the warm start on (the best single splits as roots, shared
+ * by the workers before the enumeration): 6 of them, or every tuple in
+ * value order; the warm start's winner and its ties must go by position too. */
+static void test_threads_conic_backend_warm(void **state)
+{
+    (void)state;
+    family f = {"hypersurface", 2, 12, 2, 2, PDT_ENGINE_AUTO, PDT_ENGINE_FUSED};
+    setenv("PDT_HYPERSURFACE_WARM", "6", 1);
+    uint64_t failed = run(&f, BASE_SEED + 4500, 12);
+    setenv("PDT_HYPERSURFACE_WARM", "100000", 1);
+    failed += run(&f, BASE_SEED + 4600, 12);
+    setenv("PDT_HYPERSURFACE_WARM", "0", 1);
+    assert_int_equal(failed, 0);
+}
+
 /* The binary backend: random 0/1 instances with few features (duplicate and
  * complementary columns, equal rows: ties everywhere), depth 3 or 4, a size
  * limit or none, plain or lexicographic.  The serial optimum must equal the
@@ -285,6 +300,7 @@ int main(void)
     setenv("PDT_PARALLEL_MIN", "0", 1); /* threads however small the root work */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_conic_backend),
+        cmocka_unit_test(test_threads_conic_backend_warm),
         cmocka_unit_test(test_threads_axis),
         cmocka_unit_test(test_threads_hyperplane),
         cmocka_unit_test(test_threads_mixed),

@@ -75,6 +75,8 @@ typedef struct hss {
     uint64_t candidates, regions, memo_hits;
     hss_map *seen_shared; /* K = 2 on threads: the partitions met, shared under a lock */
     atomic_bool *halt; /* K = 2 on threads: one worker stopping stops all (else NULL) */
+    uint64_t n_warm;   /* K = 2: tuples of the warm start (the first of order) */
+    int64_t warm_span; /* K = 2: the positions before the enumeration's (hypersurface_two.c) */
     unsigned workers;  /* K = 2: threads, or ranks, that shared the root tuples */
     uint64_t work_max, work_total; /* their regions searched: the busiest, all */
 } hss;

@@ -156,15 +156,23 @@ static int64_t side_leaf(hss *h, const uint64_t *side)
  * The serial search takes the root rules in a fixed order — the warm start,
  * then tuple rank, assignment m, split child s (left, right) — and keeps a
  * tree only when it is strictly better than everything before it: the answer
- * is the FIRST position reaching the least value.  Position p of (rank, m, s)
- * is ((rank << G) | m)·2 + s; the warm start's trees count as position −1.
+ * is the FIRST position reaching the least value.  Position p of warm-start
+ * tuple i (h->order[i]) is ((i << G) | m)·2 + s, below warm_span; of the
+ * enumeration's tuple of colex rank r, warm_span + ((r << G) | m)·2 + s.  The
+ * incumbent before them (a leaf or one split) has position −1.
  * A tree at p is kept when it beats the best (value v, position q) known:
  * below v when q < p, at most v when q > p (threads and ranks find later
  * positions first at times).  So the serial answer is reached on any number
  * of workers and any schedule, and the best (value, position) of all workers
  * is the winner. */
 
-static int64_t position(const hss *h, uint64_t rank, int64_t m) { return (int64_t)(((rank << h->G) | (uint64_t)m) * 2); }
+static int64_t position(const hss *h, uint64_t rank, int64_t m)
+{
+    return h->warm_span + (int64_t)(((rank << h->G) | (uint64_t)m) * 2);
+}
+
+/* The position of warm-start tuple i (h->order[i]), assignment m. */
+static int64_t warm_position(const hss *h, uint64_t i, int64_t m) { return (int64_t)(((i << h->G) | (uint64_t)m) * 2); }
 
 /* Trees at position p must cost less than this. */
 static int64_t limit(const hss_tree *b, int64_t p) { return b->pos < p ? b->value : b->value + 1; }
@@ -228,14 +236,14 @@ static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t 
  * its own points go: their leaf costs follow from the base's class counts,
  * and only the rules that could beat the incumbent with a leaf child are
  * built as partitions (consider_root repeats the test on the bitsets). */
-static void consider_general(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, const int64_t *tot)
+static void consider_general(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, const int64_t *tot, int64_t at)
 {
     const size_t C = h->C, G = h->G, words = h->words;
     int64_t *b = h->cnt + 9 * (C + 1), *L = b + C, *R = L + C;
     const uint64_t *base = h->base + rank * words;
     for (size_t c = 0; c < C; c++) b[c] = (int64_t)pdt_bits_and_count(base, h->ci.class_bits + c * words, words);
     for (int64_t m = 0; m < (INT64_C(1) << G); m++) {
-        int64_t p0 = position(h, rank, m), lim = limit(best, p0);
+        int64_t p0 = at + 2 * m, lim = limit(best, p0);
         if (lim <= 0) break;
         memcpy(L, b, C * sizeof *L);
         for (size_t k = 0; k < G; k++)
@@ -248,34 +256,30 @@ static void consider_general(hss *h, hss_tree *best, uint64_t rank, const uint32
     }
 }
 
-static void consider_tuple(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, const int64_t *tot)
+/* Root rules of tuple t (colex rank given), assignment m at position at + 2m. */
+static void consider_tuple(hss *h, hss_tree *best, uint64_t rank, const uint32_t *t, const int64_t *tot, int64_t at)
 {
-    if (h->kind[rank] == 1) consider_general(h, best, rank, t, tot);
+    if (h->kind[rank] == 1) consider_general(h, best, rank, t, tot, at);
     for (int64_t m = 0; h->kind[rank] == 2 && m < (INT64_C(1) << h->G); m++) {
-        int64_t p0 = position(h, rank, m);
+        int64_t p0 = at + 2 * m;
         if (limit(best, p0) <= 0) break;
         consider_root(h, best, rank, t, m, p0);
     }
 }
 
-/* A good incumbent first: the best single splits of all rows as roots (every
- * assignment), so that the full enumeration prunes with a tight bound.  Its
- * trees come before every position of the enumeration. */
-static void warm_start(hss *h, hss_tree *best)
+/* A good incumbent first, the warm start: the tuples of the best single
+ * splits of all rows (the first of h->order) as roots, every assignment, so
+ * that the enumeration prunes with a tight bound.  Its positions come before
+ * the enumeration's, and the workers share it like the enumeration (its
+ * tuples are few but their child regions large; it ran on one thread of
+ * every rank before).  A partition it met is not tried again later. */
+static void warm_init(hss *h)
 {
-    uint32_t t[HS_MAX_LIFTED];
-    const int64_t first = INT64_MAX / 4; /* compared with −1: strictly better only */
     /* PDT_HYPERSURFACE_WARM=0 (tests): no warm start, every tree from the enumeration */
     const char *env = getenv("PDT_HYPERSURFACE_WARM");
     uint64_t warm = env ? strtoull(env, NULL, 10) : HSS_WARM;
-    for (uint64_t i = 0; i < h->n_order && i < warm && best->value > 0 && !hss_out_of_time(h); i++) {
-        uint64_t rank = h->order[i];
-        unrank(h, rank, t);
-        for (int64_t m = 0; m < (INT64_C(1) << h->G) && best->value > 0; m++) {
-            consider_root(h, best, rank, t, m, first);
-            best->pos = -1;
-        }
-    }
+    h->n_warm = warm < h->n_order ? warm : h->n_order;
+    h->warm_span = warm_position(h, h->n_warm, 0);
 }
 
 /* ------------------------------------------------------------ workers */
@@ -287,6 +291,7 @@ typedef struct team {
     atomic_bool halt;
     int64_t remote; /* least value another rank published (INT64_MAX: none), position unknown */
     bool failed;
+    bool warm;      /* the loop over the warm start's tuples (else the enumeration's) */
 } team;
 
 /* best := the better of best and other by (value, position). */
@@ -348,6 +353,17 @@ static void exchange(team *tm, hss_tree *mine)
     }
 }
 
+/* Warm-start tuples [lo, hi) (indices into h->order). */
+static void run_warm(hss *h, hss_tree *best, uint64_t lo, uint64_t hi, const int64_t *tot)
+{
+    uint32_t t[HS_MAX_LIFTED];
+    for (uint64_t i = lo; i < hi && !hss_out_of_time(h); i++) {
+        if (limit(best, warm_position(h, i, 0)) <= 0) return;
+        unrank(h, h->order[i], t);
+        consider_tuple(h, best, h->order[i], t, tot, warm_position(h, i, 0));
+    }
+}
+
 /* Tuples of ranks [lo, hi). */
 static void run_chunk(hss *h, hss_tree *best, uint64_t lo, uint64_t hi, const int64_t *tot)
 {
@@ -356,7 +372,7 @@ static void run_chunk(hss *h, hss_tree *best, uint64_t lo, uint64_t hi, const in
     for (uint64_t rank = lo; rank < hi; rank++) {
         if (rank % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return;
         if (limit(best, position(h, rank, 0)) <= 0) return;
-        consider_tuple(h, best, rank, t, tot);
+        consider_tuple(h, best, rank, t, tot, position(h, rank, 0));
         size_t k = 0; /* next tuple in colex order */
         while (k + 1 < h->G && t[k] + 1 == t[k + 1]) k++;
         t[k]++;
@@ -385,7 +401,8 @@ static void worker(hss *w, team *tm, const int64_t *tot)
     uint64_t lo, hi, chunks = 0;
     exchange(tm, &mine);
     while (!hss_out_of_time(w) && pdt_work_next(&tm->work, &lo, &hi)) {
-        run_chunk(w, &mine, lo, hi, tot);
+        if (tm->warm) run_warm(w, &mine, lo, hi, tot);
+        else run_chunk(w, &mine, lo, hi, tot);
         if (mine.size < 0) mine.value = INT64_MAX, mine.pos = INT64_MAX; /* a remote bound only */
         exchange(tm, &mine);
         if (++chunks % 8 == 0) share_ranks(tm);
@@ -403,8 +420,31 @@ static void add_counts(hss *h, const hss *w)
     h->work_total += w->regions;
 }
 
-/* Every thread works on a clone: own scratch, caches and counts. */
-static void run_workers(hss *h, team *tm, unsigned threads, const int64_t *tot)
+static void tree_at(hss *h, hss_tree *best, int64_t value, uint64_t pos);
+
+/* Between the warm start and the enumeration (one thread, the others
+ * waiting): the ranks agree on the warm start's winner, the least (value,
+ * position), so that every rank starts the enumeration with it; then the
+ * enumeration's tuples are handed out. */
+static void between_loops(hss *h, team *tm, uint64_t chunk)
+{
+    const pdt_distributor *d = tm->work.dist;
+    if (d) {
+        hss_tree *b = &tm->best;
+        int64_t value = b->pos >= 0 ? b->value : INT64_MAX;
+        uint64_t pos = b->pos >= 0 ? (uint64_t)b->pos : UINT64_MAX, work = 0, total = 0;
+        bool complete = true;
+        d->finish(d->user, &value, &pos, &complete, &work, &total);
+        if (pos != UINT64_MAX && (b->pos < 0 || (uint64_t)b->pos != pos)) tree_at(h, b, value, pos);
+        tm->remote = INT64_MAX;
+    }
+    tm->warm = false;
+    pdt_work_begin(&tm->work, d, h->n_tuples, chunk);
+}
+
+/* Every thread works on a clone (own scratch, caches and counts) through
+ * both loops: the warm start's tuples, then the enumeration's. */
+static void run_workers(hss *h, team *tm, unsigned threads, const int64_t *tot, uint64_t chunk)
 {
     h->work_max = h->work_total = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1)
@@ -414,13 +454,17 @@ static void run_workers(hss *h, team *tm, unsigned threads, const int64_t *tot)
         pdt_fit_options opt;
         bool ok = clone(&w, h, &opt);
         if (first) opt.progress = h->opt->progress;
+        if (!ok) atomic_store(&tm->halt, true);
+        if (ok) worker(&w, tm, tot);
+#pragma omp barrier
+#pragma omp single
+        between_loops(h, tm, chunk);
         if (ok) worker(&w, tm, tot);
 #pragma omp critical(hss_team)
         {
             if (ok) add_counts(h, &w);
             else tm->failed = true;
         }
-        if (!ok) atomic_store(&tm->halt, true);
         unclone(&w);
     }
 }
@@ -460,7 +504,9 @@ static void canonical_child(hss *h, hss_tree *best, int64_t child_value)
 /* The tree at position pos (another rank's winner): root rule and side. */
 static void tree_at(hss *h, hss_tree *best, int64_t value, uint64_t pos)
 {
-    uint64_t q = pos / 2, rank = q >> h->G;
+    bool warm = pos < (uint64_t)h->warm_span;
+    uint64_t q = (warm ? pos : pos - (uint64_t)h->warm_span) / 2, rank = q >> h->G;
+    if (warm) rank = h->order[rank];
     int64_t m = (int64_t)(q & ((UINT64_C(1) << h->G) - 1)), leaf[2];
     unrank(h, rank, best->root.t);
     best->root.mask = m;
@@ -501,8 +547,7 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
         }
     pdt_status st = hss_certs_build(h, err);
     if (st) return st;
-    warm_start(h, best);
-    best->pos = -1;
+    warm_init(h);
     int64_t *tot = malloc((h->C + 1) * sizeof *tot); /* class totals of all rows, for consider_general */
     if (!tot) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     for (size_t c = 0; c < h->C; c++) tot[c] = (int64_t)pdt_bits_count(h->ci.class_bits + c * h->words, h->words);
@@ -511,11 +556,11 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
     unsigned threads = pdt_threads_resolve(h->opt->threads);
     if (h->n_tuples * h->n < pdt_parallel_min()) threads = 1; /* small: one thread */
     uint64_t ways = (uint64_t)threads * (uint64_t)(d ? d->size : 1), chunk = h->n_tuples / (64 * ways);
-    team tm = {.best = *best, .remote = INT64_MAX};
+    team tm = {.best = *best, .remote = INT64_MAX, .warm = true};
     atomic_init(&tm.halt, false);
-    pdt_work_begin(&tm.work, d, h->n_tuples, chunk < 1 ? 1 : chunk > 256 ? 256 : chunk);
+    pdt_work_begin(&tm.work, d, h->n_warm, 1);
     h->halt = &tm.halt;
-    run_workers(h, &tm, threads, tot);
+    run_workers(h, &tm, threads, tot, chunk < 1 ? 1 : chunk > 256 ? 256 : chunk);
     h->halt = NULL;
     free(tot);
     h->workers = d ? (unsigned)d->size : threads;

@@ -28,6 +28,8 @@ void GOMP_critical_name_end(void **name);
 bool GOMP_loop_nonmonotonic_dynamic_start(long start, long end, long incr, long chunk, long *istart, long *iend);
 bool GOMP_loop_nonmonotonic_dynamic_next(long *istart, long *iend);
 void GOMP_loop_end_nowait(void);
+void GOMP_barrier(void);
+bool GOMP_single_start(void);
 int omp_get_max_threads(void);
 int omp_get_thread_num(void);
 
@@ -38,6 +40,8 @@ static struct {
     bool (*dynamic_start)(long, long, long, long, long *, long *);
     bool (*dynamic_next)(long *, long *);
     void (*end_nowait)(void);
+    void (*barrier)(void);
+    bool (*single_start)(void);
     int (*max_threads)(void);
     int (*thread_num)(void);
 } gomp;
@@ -66,6 +70,8 @@ static void load(void)
     *(void **)&gomp.dynamic_start = entry(lib, "GOMP_loop_nonmonotonic_dynamic_start", "GOMP_4.5");
     *(void **)&gomp.dynamic_next = entry(lib, "GOMP_loop_nonmonotonic_dynamic_next", "GOMP_4.5");
     *(void **)&gomp.end_nowait = entry(lib, "GOMP_loop_end_nowait", "GOMP_1.0");
+    *(void **)&gomp.barrier = entry(lib, "GOMP_barrier", "GOMP_1.0");
+    *(void **)&gomp.single_start = entry(lib, "GOMP_single_start", "GOMP_1.0");
     *(void **)&gomp.max_threads = entry(lib, "omp_get_max_threads", "OMP_1.0");
     *(void **)&gomp.thread_num = entry(lib, "omp_get_thread_num", "OMP_1.0");
     atomic_store_explicit(&loaded, true, memory_order_release);
@@ -110,6 +116,18 @@ void GOMP_loop_end_nowait(void)
 {
     need();
     gomp.end_nowait();
+}
+
+void GOMP_barrier(void)
+{
+    need();
+    gomp.barrier();
+}
+
+bool GOMP_single_start(void)
+{
+    need();
+    return gomp.single_start();
 }
 
 int omp_get_max_threads(void)

@@ -171,6 +171,19 @@ static void test_mpi_conic_backend(void **state)
     assert_int_equal(run(&f, BASE_SEED + 3000, 5), 0);
 }
 
+/* The same with a warm start of 6 tuples, shared over the ranks before the
+ * enumeration: the ranks agree on its winner (another rank's read from its
+ * position) before they go on. */
+static void test_mpi_conic_backend_warm(void **state)
+{
+    (void)state;
+    family f = {"hypersurface", "auto", 12, 2, 0};
+    setenv("PDT_HYPERSURFACE_WARM", "6", 1);
+    size_t failed = run(&f, BASE_SEED + 3500, 4);
+    setenv("PDT_HYPERSURFACE_WARM", "0", 1);
+    assert_int_equal(failed, 0);
+}
+
 /* The numeric axis backend (--engine auto, --size K: depth K): its root tasks
  * (features, then their intervals) shared over the ranks; another rank's
  * winner is derived again from its key on rank 0. */
@@ -200,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_mpi_axis),
         cmocka_unit_test(test_mpi_conic_engine),
         cmocka_unit_test(test_mpi_conic_backend),
+        cmocka_unit_test(test_mpi_conic_backend_warm),
         cmocka_unit_test(test_mpi_axis_numeric),
         cmocka_unit_test(test_mpi_binary),
     };
