@@ -13,8 +13,11 @@
 # closing note (max/mean of the root work per thread or rank).  ONLY=binary,
 # hyperplane or conic runs one of them.  With N80_SECONDS = S it runs
 # conics K = 2 on N = 80 with 2 threads and a time limit of S seconds, and
-# reports the time to proof (or that the limit struck).  The machine has 2
-# cores and is shared: the load average is printed with every figure.
+# reports the time to proof (or that the limit struck); N80_RANKS=1 adds one
+# thread and `mpirun -np 2` on it.  Conics K = 2 on N = 60 (ONLY=all or
+# conic60) is the rank run long enough that the job's fixed start (printed
+# first: `mpirun -np 2 pdt-mpi --help`, best of 5) weighs little.  The machine
+# has 2 cores and is shared: the load average is printed with every figure.
 set -euo pipefail
 build=${1:-build}
 n80=${2:-0}
@@ -27,6 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 bash "$here/gen_xor2d.sh" 200 1 > "$tmp/xor200.csv"
 bash "$here/gen_conic2d.sh" 40 1 > "$tmp/conic40.csv"
+bash "$here/gen_conic2d.sh" 60 1 > "$tmp/conic60.csv"
 
 # run LABEL CMD...: best wall time of $repeat runs (with that run's user
 # time, children included); the last run's output kept
@@ -63,8 +67,13 @@ case_() {
 
 echo "bench/scaling.sh: $(date -u +%FT%TZ), $(nproc) cores, $(git -C "$here/.." rev-parse --short HEAD)"
 only=${ONLY:-all}
+if [[ -x $mpi && ${NOMPI:-0} == 0 ]]; then
+  start=$(for _ in 1 2 3 4 5; do /usr/bin/time -f '%e' mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" --help 2>&1 >/dev/null | tail -1; done | sort -n | head -1)
+  printf '%-38s %8.2f s  (fixed cost of every rank run)\n' "mpirun -np 2 pdt-mpi --help" "$start"
+fi
 [[ $only == all || $only == hyperplane ]] && case_ "hyperplane K=2 N=200" "$tmp/xor200.csv" --rules hyperplane --size 2
 [[ $only == all || $only == conic ]] && case_ "conic K=2 N=40" "$tmp/conic40.csv" --rules hypersurface --size 2
+[[ $only == all || $only == conic60 ]] && case_ "conic K=2 N=60" "$tmp/conic60.csv" --rules hypersurface --size 2
 dl85=${DL85_DIR:-$here/../../shared/data/dl85}
 if [[ ($only == all || $only == binary) && -r $dl85/australian-credit.txt ]]; then
   case_ "binary depth 5 australian-credit" "$dl85/australian-credit.txt" --format dl85 --rules binary --depth 5
@@ -74,4 +83,9 @@ if [[ $n80 != 0 ]]; then
   run "conic K=2 N=80, 2 threads, limit ${n80}s" "$pdt" fit --data "$tmp/conic80.csv" --rules hypersurface \
     --size 2 --threads 2 --time-limit "$n80"
   grep -E '^objective' "$tmp/out"
+  if [[ ${N80_RANKS:-0} == 1 ]]; then
+    run "conic K=2 N=80, 1 thread" "$pdt" fit --data "$tmp/conic80.csv" --rules hypersurface --size 2 --threads 1
+    run "conic K=2 N=80, mpirun -np 2" mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" fit \
+      --data "$tmp/conic80.csv" --rules hypersurface --size 2 --threads 1
+  fi
 fi
