@@ -112,25 +112,26 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     return best > known ? best : known;
 }
 
-/* The children of the split on f (part, start; at `depth`), each bound
- * clb[v] raised by what the memo knows now and by the child's own look-ahead
- * (kept in the memo); their sum. */
-static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *part, const uint32_t *start,
-                       size_t depth, int64_t *clb)
+/* The children of the split on f of branch c (part, start; the children at
+ * `depth`), each bound clb[v] raised by what the memo knows now and by the
+ * child's own look-ahead (kept in the memo); their sum. */
+static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, const uint32_t *part,
+                       const uint32_t *start, size_t depth, int64_t *clb)
 {
     const dc_problem *p = s->p;
     int64_t sum = 0;
     for (size_t v = 0; v < p->k[f]; v++) {
         size_t m = start[v + 1] - start[v];
         if (!m) continue;
-        dc_entry *e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), true);
+        size_t kl = extend(fr->key, c, depth - 1, f, (uint32_t)v);
+        dc_entry *e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), fr->key, kl, true);
         if (e && e->solved) {
             clb[v] = e->best;
         } else if (e) {
             if (!e->looked) {
                 int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
                                         min64(clb[v], e->lb));
-                e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), false);
+                e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), NULL, 0, false);
                 if (e && lb > e->lb) e->lb = lb;
                 if (e) e->looked = true;
                 clb[v] = lb > clb[v] ? lb : clb[v];
@@ -189,7 +190,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
 {
     const dc_problem *p = s->p;
     const uint32_t rem = depth_left(s, depth);
-    dc_entry *e = dc_memo_get(&s->memo, items, len, rem, true);
+    dc_entry *e = dc_memo_get(&s->memo, items, len, rem, c, depth, true);
     if (e && e->solved) return e->best;
     if (e && e->lb >= ub) return e->lb;
     if (out_of_time(s)) return ub;
@@ -262,7 +263,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             dc_partition(s, f, items, len, part, start);
             /* every child's own look-ahead before any is solved: a costly sibling ends the split
              * before a cheap first child is searched under a loose budget */
-            int64_t sum = p->split_cost + sharpen(s, fr, f, part, start, depth + 1, clb);
+            int64_t sum = p->split_cost + sharpen(s, fr, f, c, part, start, depth + 1, clb);
             bool complete = sum < bound && children(s, fr, f, c, depth, bound, &sum);
             lower = min64(lower, sum); /* the children's costs and bounds */
             for (size_t v = 0; rem == PDT_UNLIMITED && v < p->k[f]; v++) /* (the children are subsets) */
@@ -274,14 +275,14 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             }
         }
     }
-    e = dc_memo_get(&s->memo, items, len, rem, !s->stopped_by); /* the table may have moved */
+    e = dc_memo_get(&s->memo, items, len, rem, c, depth, !s->stopped_by); /* the table may have moved */
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
         if (e && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
         return ub;
     }
     if (best < ub) {
-        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .lb = best, .best = best,
-                               .feature = best_f, .solved = true};
+        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .n_cond = e->n_cond,
+                               .lb = best, .best = best, .feature = best_f, .solved = true};
         return best;
     }
     if (lower < within) lower = within;
@@ -334,7 +335,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     nd->errors = st.errors;
     nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
-    dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), false);
+    dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), NULL, 0, false);
     if (!e || !(e->solved || e->incumbent) || e->feature == DC_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
@@ -472,12 +473,14 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
             st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
         for (size_t i = 0; st == PDT_OK && i < p->n; i++)
             for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
-        if (st == PDT_OK) dc_row_hash_fill(s.row_hash, p->n), s.memo.row_hash = s.row_hash;
+        if (st == PDT_OK) dc_row_hash_fill(s.row_hash, p->n), s.memo.row_hash = s.row_hash, s.memo.col = s.col;
         if (st == PDT_OK) st = dc_make_floors(&s, err);
         if (st == PDT_OK) st = dc_make_bits(&s, err);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
+    s.memo.k = p->k, s.memo.bits = s.bits, s.memo.bit_at = s.bit_at, s.memo.words = s.words;
+    dc_memo_knobs(&s.memo);
     dc_result best = {0}, r = {0};
     bool have = false, solved = false;
     const int64_t given = p->incumbent > 0 ? p->incumbent : DC_INF; /* to beat */

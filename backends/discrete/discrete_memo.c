@@ -10,6 +10,10 @@
 
 void dc_row_hash_fill(uint64_t *row_hash, size_t n)
 {
+    if (getenv("PDT_DISCRETE_WEAK_HASH")) { /* tests: every region of a size collides; hits rest on the keys */
+        memset(row_hash, 0, n * sizeof *row_hash);
+        return;
+    }
     for (size_t i = 0; i < n; i++) { /* splitmix64 of i */
         uint64_t z = (uint64_t)(i + 1) * UINT64_C(0x9e3779b97f4a7c15);
         z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -55,15 +59,52 @@ static bool subset_has(const dc_subset *sub, uint32_t i)
     return (sub->all[i >> 6] >> (i & 63) & 1) && (sub->one[i >> 6] >> (i & 63) & 1) == sub->v;
 }
 
+/* Whether row i meets every condition of a key of conditions. */
+static bool meets(const dc_memo *m, const uint32_t *cond, size_t n_cond, uint32_t i)
+{
+    for (size_t k = 0; k < n_cond; k++)
+        if (m->col[(size_t)(cond[k] >> 16) * m->n_rows + i] != (cond[k] & 0xffff)) return false;
+    return true;
+}
+
+/* Whether the rows of a subset given by bitsets all meet condition (f, v):
+ * none has another code (by the feature's bitsets); -1: f has none. */
+static int subset_meets(const dc_memo *m, const dc_subset *sub, uint32_t f, uint32_t v)
+{
+    if (!m->bits || m->bit_at[f] == SIZE_MAX) return -1;
+    const uint64_t *at = m->bits + m->bit_at[f];
+    for (size_t w = 0; w < m->words; w++) {
+        uint64_t one = sub->one[w], x = sub->all[w] & (sub->v ? one : ~one);
+        if (!x) continue;
+        if (v && (x & ~at[(v - 1) * m->words + w])) return 0;
+        for (uint32_t u = 1; !v && u < m->k[f]; u++)
+            if (x & at[(u - 1) * m->words + w]) return 0;
+    }
+    return 1;
+}
+
 /* Whether the stored key of len rows holds exactly the subset's rows (len of
  * them: the subset's rows all stored, or the stored rows all in the subset,
- * is enough). */
-static bool subset_equal(const dc_memo *m, const uint32_t *key, size_t len, const dc_subset *sub)
+ * is enough; a key of conditions selects len rows, so the subset's all
+ * meeting them is enough). */
+static bool subset_equal(const dc_memo *m, const dc_entry *e, const dc_subset *sub)
 {
-    const bool bits = dense(m, len);
+    const uint32_t *key = m->keys + e->key;
+    const size_t len = e->len;
+    const bool cond = e->n_cond != DC_ROWS_KEY, bits = !cond && dense(m, len);
     if (sub->all && bits) {
         for (size_t w = 0; w < bitset_words(m); w++)
             if (subset_word(sub, w) != key[w]) return false;
+        return true;
+    }
+    if (sub->all && cond) {
+        size_t k = 0;
+        for (int r; k < e->n_cond && (r = subset_meets(m, sub, key[k] >> 16, key[k] & 0xffff)) >= 0; k++)
+            if (!r) return false;
+        if (k == e->n_cond) return true;
+        for (size_t w = 0; w < bitset_words(m); w++)
+            for (uint32_t x = subset_word(sub, w); x; x &= x - 1)
+                if (!meets(m, key, e->n_cond, (uint32_t)(32 * w) + (uint32_t)__builtin_ctz(x))) return false;
         return true;
     }
     if (sub->all) {
@@ -75,14 +116,25 @@ static bool subset_equal(const dc_memo *m, const uint32_t *key, size_t len, cons
     for (size_t t = 0; t < sub->n_items; t++) {
         uint32_t i = sub->items[t];
         if (sub->codes[i] != sub->v) continue;
-        if (j == len || (bits ? !has(key, i) : key[j] != i)) return false;
+        if (j == len) return false;
+        if (cond ? !meets(m, key, e->n_cond, i) : bits ? !has(key, i) : key[j] != i) return false;
         j++;
     }
     return j == len;
 }
 
-static bool rows_equal(const dc_memo *m, const uint32_t *key, size_t len, const uint32_t *rows)
+static bool rows_equal(const dc_memo *m, const dc_entry *e, const uint32_t *rows)
 {
+    const uint32_t *key = m->keys + e->key;
+    const size_t len = e->len;
+    if (e->n_cond != DC_ROWS_KEY) {
+        for (size_t k = 0; k < e->n_cond; k++) { /* column by column: each read in increasing rows */
+            const uint16_t *col = m->col + (size_t)(key[k] >> 16) * m->n_rows;
+            for (size_t t = 0; t < len; t++)
+                if (col[rows[t]] != (key[k] & 0xffff)) return false;
+        }
+        return true; /* len distinct rows, all selected by a branch that selects len */
+    }
     if (!dense(m, len)) return !len || memcmp(key, rows, len * sizeof *rows) == 0;
     for (size_t t = 0; t < len; t++)
         if (!has(key, rows[t])) return false;
@@ -99,8 +151,7 @@ static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, co
         dc_entry *e = &m->slots[p];
         if (!e->hash) return e;
         if (e->hash != h || e->len != len || e->rem != rem) continue;
-        const uint32_t *key = m->keys + e->key;
-        if (rows ? rows_equal(m, key, len, rows) : subset_equal(m, key, len, sub)) return e;
+        if (rows ? rows_equal(m, e, rows) : subset_equal(m, e, sub)) return e;
     }
 }
 
@@ -178,7 +229,8 @@ static bool reserve_keys(dc_memo *m, size_t len)
     return true;
 }
 
-dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, bool create)
+dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, const uint32_t *cond,
+                      size_t n_cond, bool create)
 {
     uint64_t h = hash_rows(m, rows, len, rem);
     if (m->n_slots) {
@@ -187,17 +239,21 @@ dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem
     } else if (!create) {
         return NULL;
     }
-    const size_t words = key_words(m, len);
+    const bool by_cond = cond && m->col && (m->keys_by ? m->keys_by == 2 : n_cond < key_words(m, len));
+    const size_t words = by_cond ? n_cond : key_words(m, len);
     if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) return m->full = true, NULL;
     dc_entry *e = find(m, h, len, rem, rows, NULL);
     uint32_t *key = m->keys + m->n_keys;
-    if (dense(m, len)) {
+    if (by_cond) {
+        if (n_cond) memcpy(key, cond, n_cond * sizeof *cond);
+    } else if (dense(m, len)) {
         memset(key, 0, words * sizeof *key);
         for (size_t t = 0; t < len; t++) key[rows[t] >> 5] |= UINT32_C(1) << (rows[t] & 31);
     } else if (len) {
         memcpy(key, rows, len * sizeof *rows);
     }
-    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = rem, .feature = DC_LEAF};
+    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = rem,
+                    .n_cond = by_cond ? (uint32_t)n_cond : DC_ROWS_KEY, .feature = DC_LEAF};
     m->n_keys += words;
     m->used++;
     return e;
@@ -223,5 +279,12 @@ void dc_memo_clear(dc_memo *m)
 {
     slots_free(m->slots, m->map, m->map_len);
     free(m->keys);
-    *m = (dc_memo){.limit = m->limit, .n_rows = m->n_rows, .row_hash = m->row_hash};
+    *m = (dc_memo){.limit = m->limit, .n_rows = m->n_rows, .row_hash = m->row_hash, .col = m->col, .k = m->k,
+                   .bits = m->bits, .bit_at = m->bit_at, .words = m->words, .keys_by = m->keys_by};
+}
+
+void dc_memo_knobs(dc_memo *m)
+{
+    const char *keys = getenv("PDT_DISCRETE_KEYS");
+    m->keys_by = !keys ? 0 : !strcmp(keys, "rows") ? 1 : !strcmp(keys, "branch") ? 2 : 0;
 }
