@@ -342,6 +342,22 @@ static void test_memo_collisions(void **state)
     unsetenv("PDT_DISCRETE_WEAK_HASH");
 }
 
+/* The anytime schedule from 1, 3 and 10 evaluations on: deeper searches run
+ * within the full one (its memo shared, their budgets small enough to stop
+ * part way and resume at the next turn); the answers stay optimal. */
+static void test_rounds(void **state)
+{
+    static const char *const work[] = {"1", "3", "10"};
+    for (size_t k = 0; k < 3; k++) {
+        setenv("PDT_DISCRETE_WORK", work[k], 1);
+        test_multiway_sparse(state);
+        test_multiway_depth(state);
+        test_onehot_shared_rows(state);
+        test_binary_many_columns(state);
+    }
+    unsetenv("PDT_DISCRETE_WORK");
+}
+
 /* Saved and loaded, a multiway model predicts as before and draws its ways. */
 static void test_multiway_model_round_trip(void **state)
 {
@@ -403,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_binary_many_columns),
         cmocka_unit_test(test_multiway_model_round_trip),
         cmocka_unit_test(test_memo_collisions),
+        cmocka_unit_test(test_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

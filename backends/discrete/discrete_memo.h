@@ -36,7 +36,8 @@ typedef struct dc_memo {
     size_t n_keys, cap_keys;
     size_t n_rows;      /* of the data: rows are < n_rows */
     const uint64_t *row_hash; /* n_rows words (the caller's) */
-    const uint16_t *col;      /* nf * n_rows codes, column by column (the caller's): checks keys of conditions */
+    const uint16_t *x;        /* n_rows * nf codes, row by row (the caller's): checks keys of conditions */
+    size_t nf;
     const uint16_t *k;        /* nf: codes of a feature are < k[f] */
     const uint64_t *bits;     /* or NULL: the rows of code v >= 1 of feature f at bits + bit_at[f] + (v - 1) * words */
     const size_t *bit_at;     /* nf; SIZE_MAX: feature f has no bitsets */
@@ -66,18 +67,26 @@ typedef struct dc_subset {
     const uint16_t *codes;
     uint32_t v;
     const uint64_t *all, *one;
+    const uint32_t *cond;   /* or NULL: the region's branch (n_cond conditions), the subset's with (f, v) */
+    size_t n_cond;
+    uint32_t f;
 } dc_subset;
 
 /* The entry of rows[0 .. len) with rem levels left, created (lb 0, unsolved,
  * feature DC_LEAF) when absent and `create`; NULL when absent and not
  * created, or when the memo may grow no more (then m->full).  cond[0 .. n_cond)
- * (f << 16 | v, increasing f; read only when an entry is created): a branch
- * whose conditions select exactly these rows among all n_rows.  A region of
+ * (f << 16 | v, increasing f; or NULL when not creating): a branch whose
+ * conditions select exactly these rows among all n_rows.  A region of
  * many rows is then kept as its branch (a few words, not a bitset of every
  * row); a match is still exact: the rows asked for all meet the conditions,
- * and are as many as the conditions select. */
+ * and are as many as the conditions select — at once when the stored
+ * conditions are among the branch's. */
 dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, const uint32_t *cond,
                       size_t n_cond, bool create);
+/* The entry `was` (a copy of it) after the table may have moved, or NULL:
+ * found by its place in the key store, which no other entry of its hash,
+ * size and depth left shares, so no rows are compared. */
+dc_entry *dc_memo_again(const dc_memo *m, const dc_entry *was);
 /* The entry of a subset of len rows whose final hash is h, or NULL. */
 dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
 /* Starts loading the slot of hash h (a later find need not wait for memory). */
