@@ -324,6 +324,40 @@ static void test_binary_many_columns(void **state)
     }
 }
 
+/* The memo's keys checked on every hit: with every row's hash word 0 a
+ * region's hash is its size's, so regions of a size all collide and a hit
+ * taken on the hash alone answers for other rows.  Keys as rows (listed or a
+ * bitset) and as branches (conditions checked row by row or by bitsets). */
+static void test_memo_collisions(void **state)
+{
+    static const char *const keys[] = {"rows", "branch"};
+    setenv("PDT_DISCRETE_WEAK_HASH", "1", 1);
+    for (size_t k = 0; k < 2; k++) {
+        setenv("PDT_DISCRETE_KEYS", keys[k], 1);
+        test_multiway_sparse(state);
+        test_onehot_shared_rows(state);
+        test_binary_many_columns(state);
+    }
+    unsetenv("PDT_DISCRETE_KEYS");
+    unsetenv("PDT_DISCRETE_WEAK_HASH");
+}
+
+/* The anytime schedule from 1, 3 and 10 evaluations on: deeper searches run
+ * within the full one (its memo shared, their budgets small enough to stop
+ * part way and resume at the next turn); the answers stay optimal. */
+static void test_rounds(void **state)
+{
+    static const char *const work[] = {"1", "3", "10"};
+    for (size_t k = 0; k < 3; k++) {
+        setenv("PDT_DISCRETE_WORK", work[k], 1);
+        test_multiway_sparse(state);
+        test_multiway_depth(state);
+        test_onehot_shared_rows(state);
+        test_binary_many_columns(state);
+    }
+    unsetenv("PDT_DISCRETE_WORK");
+}
+
 /* Saved and loaded, a multiway model predicts as before and draws its ways. */
 static void test_multiway_model_round_trip(void **state)
 {
@@ -384,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_onehot_shared_rows),
         cmocka_unit_test(test_binary_many_columns),
         cmocka_unit_test(test_multiway_model_round_trip),
+        cmocka_unit_test(test_memo_collisions),
+        cmocka_unit_test(test_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

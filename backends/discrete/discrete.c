@@ -9,9 +9,12 @@
 
 /* ------------------------------------------------------------ the search */
 
+const char dc_paused[] = "work budget";
+
 static bool out_of_time(dc_search *s)
 {
     if (s->stopped_by) return true;
+    if (s->work_limit && s->evaluations >= s->work_limit) return s->stopped_by = dc_paused, true;
     if (++s->calls & 255) return false;
     const dc_problem *p = s->p;
     if (p->stop && *p->stop) s->stopped_by = "interrupt";
@@ -112,25 +115,27 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     return best > known ? best : known;
 }
 
-/* The children of the split on f (part, start; at `depth`), each bound
- * clb[v] raised by what the memo knows now and by the child's own look-ahead
- * (kept in the memo); their sum. */
-static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *part, const uint32_t *start,
-                       size_t depth, int64_t *clb)
+/* The children of the split on f of branch c (part, start; the children at
+ * `depth`), each bound clb[v] raised by what the memo knows now and by the
+ * child's own look-ahead (kept in the memo); their sum. */
+static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, const uint32_t *part,
+                       const uint32_t *start, size_t depth, int64_t *clb)
 {
     const dc_problem *p = s->p;
     int64_t sum = 0;
     for (size_t v = 0; v < p->k[f]; v++) {
         size_t m = start[v + 1] - start[v];
         if (!m) continue;
-        dc_entry *e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), true);
+        size_t kl = extend(fr->key, c, depth - 1, f, (uint32_t)v);
+        dc_entry *e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), fr->key, kl, true);
         if (e && e->solved) {
             clb[v] = e->best;
         } else if (e) {
             if (!e->looked) {
+                const dc_entry was = *e;
                 int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
                                         min64(clb[v], e->lb));
-                e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), false);
+                e = dc_memo_again(&s->memo, &was);
                 if (e && lb > e->lb) e->lb = lb;
                 if (e) e->looked = true;
                 clb[v] = lb > clb[v] ? lb : clb[v];
@@ -144,6 +149,7 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *p
 
 static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
                      int64_t ub);
+static void dc_deepen(dc_search *s);
 
 /* The children of the split on f (fr->part, fr->start; bounds clb of f's
  * cells, *total: the split's cost plus their sum) searched until all are
@@ -189,11 +195,13 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
 {
     const dc_problem *p = s->p;
     const uint32_t rem = depth_left(s, depth);
-    dc_entry *e = dc_memo_get(&s->memo, items, len, rem, true);
+    dc_entry *e = dc_memo_get(&s->memo, items, len, rem, c, depth, true);
     if (e && e->solved) return e->best;
     if (e && e->lb >= ub) return e->lb;
+    const dc_entry was = e ? *e : (dc_entry){0};
     if (out_of_time(s)) return ub;
     s->evaluations++;
+    if (s->next_deeper && s->evaluations >= s->next_deeper && (dc_deepen(s), s->stopped_by)) return ub;
     dc_stats st = dc_region_stats(s, items, len);
     int64_t leaf = (int64_t)st.errors * p->err_cost;
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
@@ -240,7 +248,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 size_t m = fr->cm[at + v];
                 clb[v] = 0;
                 if (!m) continue;
-                dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v, NULL, NULL};
+                dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v, NULL, NULL, c, depth, (uint32_t)f};
                 if (bits && p->k[f] == 2 && s->bit_at[f] != SIZE_MAX)
                     sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
                 const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
@@ -262,7 +270,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             dc_partition(s, f, items, len, part, start);
             /* every child's own look-ahead before any is solved: a costly sibling ends the split
              * before a cheap first child is searched under a loose budget */
-            int64_t sum = p->split_cost + sharpen(s, fr, f, part, start, depth + 1, clb);
+            int64_t sum = p->split_cost + sharpen(s, fr, f, c, part, start, depth + 1, clb);
             bool complete = sum < bound && children(s, fr, f, c, depth, bound, &sum);
             lower = min64(lower, sum); /* the children's costs and bounds */
             for (size_t v = 0; rem == PDT_UNLIMITED && v < p->k[f]; v++) /* (the children are subsets) */
@@ -274,14 +282,15 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             }
         }
     }
-    e = dc_memo_get(&s->memo, items, len, rem, !s->stopped_by); /* the table may have moved */
+    /* the table may have moved */
+    e = was.hash ? dc_memo_again(&s->memo, &was) : dc_memo_get(&s->memo, items, len, rem, c, depth, !s->stopped_by);
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
         if (e && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
         return ub;
     }
     if (best < ub) {
-        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .lb = best, .best = best,
-                               .feature = best_f, .solved = true};
+        if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .n_cond = e->n_cond,
+                               .lb = best, .best = best, .feature = best_f, .solved = true};
         return best;
     }
     if (lower < within) lower = within;
@@ -334,7 +343,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     nd->errors = st.errors;
     nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
-    dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), false);
+    dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), NULL, 0, false);
     if (!e || !(e->solved || e->incumbent) || e->feature == DC_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
@@ -403,15 +412,18 @@ static void search_clear(dc_search *s)
     free(s->ccount);
 }
 
-/* One search of the whole problem at depth <= max_depth (a fresh memo: its
- * values depend on the depth limit), for a tree below ub; then the tree the
- * memo holds (the root's optimum, or its best complete split when stopped)
- * into r.  *solved: the search finished and found a tree below ub. */
+/* One search of the whole problem at depth <= max_depth for a tree below
+ * ub; then the tree the memo holds (the root's optimum, or its best complete
+ * split when stopped) into r.  *solved: the search finished and found a tree
+ * below ub.  The memo is kept from run to run: an entry is what is known of
+ * a row set with a number of levels left (PDT_UNLIMITED: no limit), true
+ * whatever the run's depth limit and budget — optima, and lower bounds — and
+ * a run stopped part way leaves only such facts (and, for the answer, its
+ * best complete splits). */
 static pdt_status run(dc_search *s, dc_result *r, bool *solved, uint32_t max_depth, int64_t ub,
                       const uint32_t *all, pdt_error *err)
 {
     const dc_problem *p = s->p;
-    dc_memo_clear(&s->memo);
     s->max_depth = max_depth;
     uint32_t none = 0;
     int64_t cost = solve(s, all, p->n, &none, 0, ub);
@@ -448,6 +460,59 @@ static void keep_best(dc_result *best, bool *have, dc_result *r, int64_t bound)
  * returns a tree. */
 #define DC_WARM_DEPTH 3
 
+/* The anytime schedule: when the full search has made DC_WORK, 2·DC_WORK,
+ * 4·DC_WORK ... evaluations, it runs a search one level deeper than the last
+ * finished one (4, 5, ...) for a better incumbent, under an eighth of that
+ * count (resumed at the next turn when that is not enough), with the scratch
+ * of its own and the memo shared (its entries have other depths left).  The
+ * full search goes on as it was, under its first bound: a row proven before
+ * DC_WORK runs as without the schedule, the others spend at most about a
+ * quarter more.  (Pausing the full search for the deeper one instead, and
+ * resuming it from the memo, cost tic-tac-toe one-hot at λ = 0.001 342 662 →
+ * 457 152 evaluations: every region on the way loses its budgets' steps.) */
+#define DC_WORK 50000
+#define DC_DEEPER_SHARE 8
+
+/* One run at depth <= depth for a tree below the best so far (or `given`);
+ * its tree kept if it is the best. */
+static pdt_status scheduled(dc_search *s, dc_result *best, bool *have, uint32_t depth, int64_t given,
+                            const uint32_t *all, pdt_error *err)
+{
+    dc_result r = {0};
+    bool solved = false;
+    pdt_status st = run(s, &r, &solved, depth, *have ? best->cost + 1 : given, all, err);
+    if (st == PDT_OK) keep_best(best, have, &r, given);
+    dc_result_clear(&r);
+    return st;
+}
+
+static void dc_deepen(dc_search *s)
+{
+    const dc_problem *p = s->p;
+    uint64_t work = s->next_deeper / DC_DEEPER_SHARE + 1;
+    s->next_deeper = s->next_deeper > UINT64_MAX / 2 ? 0 : 2 * s->next_deeper;
+    if (!(s->deeper < p->max_depth && s->deeper <= p->nf)) return;
+    dc_search t = *s;
+    t.frames = calloc(p->nf + 1, sizeof *t.frames);
+    if (!t.frames) return;
+    t.next_deeper = 0;
+    t.max_depth = s->deeper;
+    t.work_limit = s->evaluations + work;
+    dc_result r = {0};
+    bool solved = false;
+    pdt_error err;
+    if (run(&t, &r, &solved, s->deeper, *s->have ? s->best->cost + 1 : s->given, s->all, &err) == PDT_OK)
+        keep_best(s->best, s->have, &r, s->given);
+    dc_result_clear(&r);
+    for (size_t d = 0; d <= p->nf; d++) dc_frame_free(&t.frames[d]);
+    free(t.frames);
+    s->memo = t.memo; /* (it may have grown) */
+    s->evaluations = t.evaluations;
+    s->calls = t.calls;
+    if (t.stopped_by != dc_paused) s->deeper++;
+    if (t.stopped_by && t.stopped_by != dc_paused) s->stopped_by = t.stopped_by;
+}
+
 pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -478,25 +543,28 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
-    dc_result best = {0}, r = {0};
-    bool have = false, solved = false;
+    s.memo.x = p->x, s.memo.nf = p->nf, s.memo.k = p->k, s.memo.bits = s.bits, s.memo.bit_at = s.bit_at, s.memo.words = s.words;
+    dc_memo_knobs(&s.memo);
+    dc_result best = {0};
+    bool have = false;
     const int64_t given = p->incumbent > 0 ? p->incumbent : DC_INF; /* to beat */
     uint64_t evaluations = 0;
     if (st == PDT_OK) {
         for (size_t i = 0; i < p->n; i++) all[i] = (uint32_t)i;
         clock_gettime(CLOCK_MONOTONIC, &s.start);
-        for (uint32_t d = 1; given == DC_INF && d <= DC_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++) {
-            st = run(&s, &r, &solved, d, have ? best.cost + 1 : given, all, err);
-            if (st == PDT_OK) keep_best(&best, &have, &r, given);
-        }
+        for (uint32_t d = 1; given == DC_INF && d <= DC_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++)
+            st = scheduled(&s, &best, &have, d, given, all, err);
         if (st == PDT_OK && !s.stopped_by) {
-            st = run(&s, &r, &solved, p->max_depth, have ? best.cost + 1 : given, all, err);
-            if (st == PDT_OK) keep_best(&best, &have, &r, given);
+            const char *first = getenv("PDT_DISCRETE_WORK"); /* tests: deeper searches after a few evaluations */
+            s.next_deeper = given != DC_INF ? 0 : first && strtoull(first, NULL, 10) ? strtoull(first, NULL, 10) : DC_WORK;
+            s.deeper = DC_WARM_DEPTH + 1;
+            s.all = all, s.best = &best, s.have = &have, s.given = given;
             /* not solved and not stopped: nothing beats the incumbent, which is then optimal */
+            st = scheduled(&s, &best, &have, p->max_depth, given, all, err);
+            s.next_deeper = 0;
         }
         evaluations = s.evaluations;
     }
-    dc_result_clear(&r);
     if (st == PDT_OK) {
         *out = best;
         out->found = have;

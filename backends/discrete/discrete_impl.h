@@ -33,6 +33,15 @@ typedef struct dc_search {
     uint64_t calls;
     const char *stopped_by; /* set once: every call then fails */
     uint64_t evaluations;
+    uint64_t work_limit;    /* of evaluations, for the run under way (0: none); reaching it stops the run
+                               with stopped_by == dc_paused (a deeper search's, dc_deepen) */
+    /* the anytime schedule (dc_deepen): deeper searches within the full one */
+    uint64_t next_deeper;   /* evaluations at which the next one runs (0: none) */
+    uint32_t deeper;        /* its depth */
+    const uint32_t *all;    /* 0 .. n - 1 */
+    struct dc_result *best; /* the best tree so far (*have), to beat */
+    bool *have;
+    int64_t given;          /* the caller's incumbent's cost, or INT64_MAX */
     struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
 } dc_search;
 
@@ -64,6 +73,8 @@ typedef struct dc_frame {
     dc_cand *cand;   /* nf */
     uint8_t *done;   /* maxk: the split's children solved */
 } dc_frame;
+
+extern const char dc_paused[];
 
 /* Leaf errors and label of the items, and their unavoidable errors. */
 dc_stats dc_region_stats(dc_search *s, const uint32_t *items, size_t len);

@@ -13,8 +13,10 @@
 
 typedef struct dc_entry {
     uint64_t hash;
-    uint32_t key, len;  /* len rows at keys[key ..): listed, or a bitset of n_rows bits when shorter */
+    uint32_t key, len;  /* len rows; the key at keys[key ..): the rows listed, a bitset of n_rows bits, or
+                           the conditions of a branch selecting them, whichever is shortest */
     uint32_t rem;       /* depth left */
+    uint32_t n_cond;    /* DC_ROWS_KEY: the key is rows; else n_cond conditions f << 16 | v (the branch) */
     int64_t lb;         /* the optimum is at least lb */
     int64_t best;       /* solved: the optimum */
     uint32_t feature;   /* solved: the best split, DC_LEAF for a leaf */
@@ -22,6 +24,8 @@ typedef struct dc_entry {
     bool incumbent;     /* stopped: feature is the best complete split found (its children solved) */
     bool looked;        /* lb includes the region's own look-ahead bound */
 } dc_entry;
+
+#define DC_ROWS_KEY UINT32_MAX
 
 typedef struct dc_memo {
     dc_entry *slots;    /* open addressing; hash 0 marks an empty slot */
@@ -32,6 +36,13 @@ typedef struct dc_memo {
     size_t n_keys, cap_keys;
     size_t n_rows;      /* of the data: rows are < n_rows */
     const uint64_t *row_hash; /* n_rows words (the caller's) */
+    const uint16_t *x;        /* n_rows * nf codes, row by row (the caller's): checks keys of conditions */
+    size_t nf;
+    const uint16_t *k;        /* nf: codes of a feature are < k[f] */
+    const uint64_t *bits;     /* or NULL: the rows of code v >= 1 of feature f at bits + bit_at[f] + (v - 1) * words */
+    const size_t *bit_at;     /* nf; SIZE_MAX: feature f has no bitsets */
+    size_t words;             /* 64-bit words of a bitset of n_rows */
+    int keys_by;              /* 0: the shortest key; tests: 1 rows always, 2 a branch whenever given */
     size_t bytes, limit;
     bool full;
 } dc_memo;
@@ -41,7 +52,9 @@ typedef struct dc_memo {
  * children are hashed in one pass over the parent's rows (two-valued: one
  * masked sum, the other child's is the rest). */
 uint64_t dc_hash_final(uint64_t sum, size_t len, uint32_t rem);
-/* Fills row_hash[0 .. n) with fixed pseudo-random words. */
+/* Fills row_hash[0 .. n) with fixed pseudo-random words (all 0 when the
+ * environment has PDT_DISCRETE_WEAK_HASH: for tests, every region of a size
+ * and depth left then has one hash, and every hit rests on its key's check). */
 void dc_row_hash_fill(uint64_t *row_hash, size_t n);
 
 /* A subset of a region given without its rows: the items (increasing) whose
@@ -54,16 +67,33 @@ typedef struct dc_subset {
     const uint16_t *codes;
     uint32_t v;
     const uint64_t *all, *one;
+    const uint32_t *cond;   /* or NULL: the region's branch (n_cond conditions), the subset's with (f, v) */
+    size_t n_cond;
+    uint32_t f;
 } dc_subset;
 
 /* The entry of rows[0 .. len) with rem levels left, created (lb 0, unsolved,
  * feature DC_LEAF) when absent and `create`; NULL when absent and not
- * created, or when the memo may grow no more (then m->full). */
-dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, bool create);
+ * created, or when the memo may grow no more (then m->full).  cond[0 .. n_cond)
+ * (f << 16 | v, increasing f; or NULL when not creating): a branch whose
+ * conditions select exactly these rows among all n_rows.  A region of
+ * many rows is then kept as its branch (a few words, not a bitset of every
+ * row); a match is still exact: the rows asked for all meet the conditions,
+ * and are as many as the conditions select — at once when the stored
+ * conditions are among the branch's. */
+dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, const uint32_t *cond,
+                      size_t n_cond, bool create);
+/* The entry `was` (a copy of it) after the table may have moved, or NULL:
+ * found by its place in the key store, which no other entry of its hash,
+ * size and depth left shares, so no rows are compared. */
+dc_entry *dc_memo_again(const dc_memo *m, const dc_entry *was);
 /* The entry of a subset of len rows whose final hash is h, or NULL. */
 dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
 /* Starts loading the slot of hash h (a later find need not wait for memory). */
 void dc_memo_prefetch(const dc_memo *m, uint64_t h);
-void dc_memo_clear(dc_memo *m); /* frees everything; the limit, n_rows and row_hash are kept */
+void dc_memo_clear(dc_memo *m); /* frees everything; the limit and what the caller gave are kept */
+/* The test knobs of the environment: PDT_DISCRETE_WEAK_HASH (dc_row_hash_fill)
+ * and PDT_DISCRETE_KEYS=rows|branch (keys_by). */
+void dc_memo_knobs(dc_memo *m);
 
 #endif
