@@ -294,9 +294,10 @@ static void test_onehot_shared_rows(void **state)
     }
 }
 
-/* Many 0/1 columns (6–11, some repeated or complemented) on up to 15 rows:
- * deep trees, and regions met again under other budgets, where the bounds a
- * failed search leaves in the memo are read. */
+/* Many 0/1 columns (6–11, some repeated or complemented) on up to 15 rows,
+ * some rows copied: deep trees, regions met again under other budgets, where
+ * the bounds a failed search leaves in the memo are read, and unavoidable
+ * errors in the cells the deeper look-ahead counts by pairs of bitsets. */
 static void test_binary_many_columns(void **state)
 {
     (void)state;

@@ -111,7 +111,7 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     const bool by_bits = deep && dc_deep_by_bits(s, bits);
     size_t n = 0;
     int64_t rest = leaf; /* the leaf's and the splits' not to refine */
-    for (size_t g = 0; g < p->nf && (rest > known || deep); g++) {
+    for (size_t g = 0; g < p->nf && rest > known; g++) { /* (refined only when rest stays above) */
         size_t at = g * s->maxk;
         size_t present = dc_count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at);
         if (by_bits) memcpy(s->cls + g * p->nc, s->pcount + p->nc, p->nc * sizeof *s->cls);
@@ -127,7 +127,10 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     qsort(fr->cand, n, sizeof *fr->cand, cand_cmp); /* the likeliest to stay below first */
     best = rest;
     for (size_t t = 0; t < n; t++) {
-        int64_t d = dc_deep_bound(s, fr, fr->cand[t].f, rows, m, depth, by_bits ? s->cls : NULL);
+        /* (a split whose deeper bound cannot reach the target is left as it is) */
+        int64_t d = dc_deep_cap(s, fr, fr->cand[t].f) < target
+                        ? fr->cand[t].lb
+                        : dc_deep_bound(s, fr, fr->cand[t].f, rows, m, depth, by_bits ? s->cls : NULL, target);
         best = min64(best, d > fr->cand[t].lb ? d : fr->cand[t].lb);
         if (best < target) { /* the rest unrefined */
             for (size_t u = t + 1; u < n; u++) best = min64(best, fr->cand[u].lb);

@@ -89,10 +89,14 @@ void dc_hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, 
  * counted) or two or more (its unavoidable errors); INT64_MAX when needless
  * (as count_bound in discrete.c); 0 when out of memory.  cls: from fr's
  * bitsets when dc_deep_by_bits (s->cls filled for every feature), else NULL
- * (counted by items, in the frame of depth + 1). */
+ * (counted by items, in the frame of depth + 1).  May give up (0) once the
+ * bound is sure to stay below target. */
 int64_t dc_deep_bound(dc_search *s, dc_frame *fr, uint32_t g, const uint32_t *rows, size_t m, size_t depth,
-                      const uint32_t *cls);
+                      const uint32_t *cls, int64_t target);
 bool dc_deep_by_bits(const dc_search *s, bool bits);
+/* At most what dc_deep_bound can give the split on g (its children all
+ * leaves), or INT64_MAX when the split might prove needless. */
+int64_t dc_deep_cap(const dc_search *s, const dc_frame *fr, uint32_t g);
 /* Set-up: groups of equal rows, their unavoidable errors, the bitsets. */
 pdt_status dc_make_groups(dc_search *s, pdt_error *err);
 pdt_status dc_make_floors(dc_search *s, pdt_error *err);
