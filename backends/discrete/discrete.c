@@ -92,50 +92,22 @@ static int64_t count_bound(const dc_search *s, const dc_frame *fr, uint32_t f, b
 
 /* A lower bound of a region (rows, m; at `depth`) from its own look-ahead:
  * its leaf (errors given), or a split whose children are each a leaf or one
- * more split.  Stops at `known` (nothing better is sought).  Without a depth
- * limit, when that is below `target` (what would end the region's parent's
- * split), the splits below it are bounded one level deeper (discrete_deep.c)
- * until one stays below.  Scratch: the frame of `depth` (and of depth + 1),
- * free while the region's parent chooses its split. */
+ * more split.  Stops at `known` (nothing better is sought).  Scratch: the
+ * frame of `depth`, free while the region's parent chooses its split. */
 static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t depth, uint64_t errors, uint64_t floor,
-                          int64_t known, int64_t target)
+                          int64_t known)
 {
     const dc_problem *p = s->p;
-    int64_t leaf = (int64_t)errors * p->err_cost, best = leaf;
+    int64_t best = (int64_t)errors * p->err_cost;
     if (!(s->max_depth == PDT_UNLIMITED || depth < s->max_depth) || errors <= floor || best <= known) return best;
     dc_frame *fr = dc_frame_at(s, depth);
     if (!fr) return known;
     const bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
     const bool bits = dc_class_bits(s, fr, rows, m);
-    const bool deep = s->max_depth == PDT_UNLIMITED && target > known && leaf > known;
-    const bool by_bits = deep && dc_deep_by_bits(s, bits);
-    size_t n = 0;
-    int64_t rest = leaf; /* the leaf's and the splits' not to refine */
-    for (size_t g = 0; g < p->nf && rest > known; g++) { /* (refined only when rest stays above) */
+    for (size_t g = 0; g < p->nf && best > known; g++) {
         size_t at = g * s->maxk;
-        size_t present = dc_count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at);
-        if (by_bits) memcpy(s->cls + g * p->nc, s->pcount + p->nc, p->nc * sizeof *s->cls);
-        if (present < 2) continue;
-        int64_t q = count_bound(s, fr, (uint32_t)g, child_split);
-        if (deep && q < target) fr->cand[n++] = (dc_cand){q, (uint32_t)g};
-        else rest = min64(rest, q);
-    }
-    if (!n || rest < target) { /* refining cannot reach the target */
-        for (size_t t = 0; t < n; t++) rest = min64(rest, fr->cand[t].lb);
-        return rest > known ? rest : known;
-    }
-    qsort(fr->cand, n, sizeof *fr->cand, cand_cmp); /* the likeliest to stay below first */
-    best = rest;
-    for (size_t t = 0; t < n; t++) {
-        /* (a split whose deeper bound cannot reach the target is left as it is) */
-        int64_t d = dc_deep_cap(s, fr, fr->cand[t].f) < target
-                        ? fr->cand[t].lb
-                        : dc_deep_bound(s, fr, fr->cand[t].f, rows, m, depth, by_bits ? s->cls : NULL, target);
-        best = min64(best, d > fr->cand[t].lb ? d : fr->cand[t].lb);
-        if (best < target) { /* the rest unrefined */
-            for (size_t u = t + 1; u < n; u++) best = min64(best, fr->cand[u].lb);
-            break;
-        }
+        if (dc_count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
+        best = min64(best, count_bound(s, fr, (uint32_t)g, child_split));
     }
     return best > known ? best : known;
 }
@@ -144,23 +116,20 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
  * clb[v] raised by what the memo knows now and by the child's own look-ahead
  * (kept in the memo); their sum. */
 static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *part, const uint32_t *start,
-                       size_t depth, int64_t *clb, int64_t bound)
+                       size_t depth, int64_t *clb)
 {
     const dc_problem *p = s->p;
-    int64_t sum = 0, others = p->split_cost; /* the split's cost and its children's bounds but v's */
-    for (size_t v = 0; v < p->k[f]; v++)
-        if (start[v + 1] > start[v]) others += clb[v];
+    int64_t sum = 0;
     for (size_t v = 0; v < p->k[f]; v++) {
         size_t m = start[v + 1] - start[v];
         if (!m) continue;
-        const int64_t was = clb[v];
         dc_entry *e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), true);
         if (e && e->solved) {
             clb[v] = e->best;
         } else if (e) {
             if (!e->looked) {
                 int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
-                                        min64(clb[v], e->lb), bound - (others - was));
+                                        min64(clb[v], e->lb));
                 e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), false);
                 if (e && lb > e->lb) e->lb = lb;
                 if (e) e->looked = true;
@@ -168,7 +137,6 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *p
             }
             if (e && e->lb > clb[v]) clb[v] = e->lb;
         }
-        others += clb[v] - was;
         sum += clb[v];
     }
     return sum;
@@ -294,7 +262,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             dc_partition(s, f, items, len, part, start);
             /* every child's own look-ahead before any is solved: a costly sibling ends the split
              * before a cheap first child is searched under a loose budget */
-            int64_t sum = p->split_cost + sharpen(s, fr, f, part, start, depth + 1, clb, bound);
+            int64_t sum = p->split_cost + sharpen(s, fr, f, part, start, depth + 1, clb);
             bool complete = sum < bound && children(s, fr, f, c, depth, bound, &sum);
             lower = min64(lower, sum); /* the children's costs and bounds */
             for (size_t v = 0; rem == PDT_UNLIMITED && v < p->k[f]; v++) /* (the children are subsets) */
@@ -433,9 +401,6 @@ static void search_clear(dc_search *s)
     free(s->fl);
     free(s->planes);
     free(s->ccount);
-    free(s->cls);
-    free(s->cells);
-    free(s->gbits);
 }
 
 /* One search of the whole problem at depth <= max_depth (a fresh memo: its
@@ -503,17 +468,13 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         s.col = malloc((p->n * p->nf + 1) * sizeof *s.col);
         s.row_hash = malloc(p->n * sizeof *s.row_hash);
         s.frames = calloc(p->nf + 1, sizeof *s.frames);
-        s.cls = malloc((p->nf * p->nc + 1) * sizeof *s.cls);
-        s.cells = malloc((4 * p->nc + 1) * sizeof *s.cells);
-        if (!s.fl || !s.ccount || !s.pcount || !s.col || !s.row_hash || !s.frames || !s.cls || !s.cells)
+        if (!s.fl || !s.ccount || !s.pcount || !s.col || !s.row_hash || !s.frames)
             st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
         for (size_t i = 0; st == PDT_OK && i < p->n; i++)
             for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
         if (st == PDT_OK) dc_row_hash_fill(s.row_hash, p->n), s.memo.row_hash = s.row_hash;
         if (st == PDT_OK) st = dc_make_floors(&s, err);
         if (st == PDT_OK) st = dc_make_bits(&s, err);
-        if (st == PDT_OK && s.bits && !(s.gbits = malloc((p->nc + 1) * s.words * sizeof *s.gbits)))
-            st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);

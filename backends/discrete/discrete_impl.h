@@ -34,9 +34,6 @@ typedef struct dc_search {
     const char *stopped_by; /* set once: every call then fails */
     uint64_t evaluations;
     struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
-    uint32_t *cls;          /* nf * nc: a region's rows of code 1 of each feature by class (look-ahead) */
-    uint32_t *cells;        /* 4 * nc: scratch of the deeper look-ahead */
-    uint64_t *gbits;        /* (nc + 1) * words: its bitsets (NULL without bits) */
 } dc_search;
 
 typedef struct dc_stats {
@@ -83,20 +80,6 @@ size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, c
 /* A split's children's memo hashes (slots prefetched). */
 void dc_hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *m, uint32_t rem,
                    uint64_t *h);
-/* The deeper look-ahead (discrete_deep.c), without a depth limit only: the
- * bound of the split on g of a region (rows, m; at `depth`; fr's cells of g
- * counted) when every child is a leaf, one split (its least leaf errors,
- * counted) or two or more (its unavoidable errors); INT64_MAX when needless
- * (as count_bound in discrete.c); 0 when out of memory.  cls: from fr's
- * bitsets when dc_deep_by_bits (s->cls filled for every feature), else NULL
- * (counted by items, in the frame of depth + 1).  May give up (0) once the
- * bound is sure to stay below target. */
-int64_t dc_deep_bound(dc_search *s, dc_frame *fr, uint32_t g, const uint32_t *rows, size_t m, size_t depth,
-                      const uint32_t *cls, int64_t target);
-bool dc_deep_by_bits(const dc_search *s, bool bits);
-/* At most what dc_deep_bound can give the split on g (its children all
- * leaves), or INT64_MAX when the split might prove needless. */
-int64_t dc_deep_cap(const dc_search *s, const dc_frame *fr, uint32_t g);
 /* Set-up: groups of equal rows, their unavoidable errors, the bitsets. */
 pdt_status dc_make_groups(dc_search *s, pdt_error *err);
 pdt_status dc_make_floors(dc_search *s, pdt_error *err);
