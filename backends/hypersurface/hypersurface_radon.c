@@ -153,9 +153,10 @@ out:
 }
 
 /* The sample in CERT_BLOCKS blocks of fixed seeds, each keeping at most its
- * share of CERT_MAX, on threads and split over the ranks of an MPI job (block
- * j on rank j mod R; the blocks' finds are then combined): the same
- * certificates for any number of threads and ranks (blocks kept in order). */
+ * share of CERT_MAX, on threads and split over the ranks of an MPI job (the
+ * blocks handed out by framework/pdt_parallel.h, static then dynamically; the
+ * blocks' finds are then combined): the same certificates for any number of
+ * threads and ranks (blocks kept in order). */
 static pdt_status sample_blocks(hss *h, pdt_error *err)
 {
     const size_t k = h->G + 2, quota = CERT_MAX / CERT_BLOCKS; /* quota · k · 4 bytes: whole words */
@@ -163,7 +164,6 @@ static pdt_status sample_blocks(hss *h, pdt_error *err)
     uint64_t *count = calloc(CERT_BLOCKS, sizeof *count);
     const pdt_distributor *d = pdt_distributor_get();
     if (d && d->size <= 1) d = NULL;
-    const size_t first_block = d ? (size_t)d->rank : 0, stride = d ? (size_t)d->size : 1;
     if (!found || !count) {
         free(found);
         free(count);
@@ -172,11 +172,12 @@ static pdt_status sample_blocks(hss *h, pdt_error *err)
     unsigned threads = pdt_threads_resolve(h->opt->threads);
     atomic_bool stop;
     atomic_init(&stop, false);
-    _Atomic size_t next = 0;
+    pdt_work work;
+    pdt_work_begin(&work, d, CERT_BLOCKS, 1);
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         bool first = hss_first_thread();
-        for (size_t j; (j = first_block + stride * atomic_fetch_add(&next, 1)) < CERT_BLOCKS && !atomic_load(&stop);) {
+        for (uint64_t j, end; !atomic_load(&stop) && pdt_work_next(&work, &j, &end);) {
             uint64_t state = UINT64_C(0x9e3779b97f4a7c15) ^ ((uint64_t)(j + 1) * UINT64_C(0xbf58476d1ce4e5b9));
             uint32_t *at = found + j * quota * k;
             for (uint64_t s = 0; s < CERT_SAMPLES / CERT_BLOCKS && count[j] < quota; s++) {

@@ -438,17 +438,19 @@ static void prefix_of(const hss *h, uint64_t i, uint32_t *a, uint32_t *b)
     *b = x + 1 + (uint32_t)i;
 }
 
-/* The tuples of prefixes first, first + stride, ... (this rank's), the
- * prefixes (a, b) shared over threads; the best split of all rows is the
- * first strictly best in lexicographic order, as serially (*at: its prefix,
- * UINT64_MAX when none beat *root). */
+/* The tuples of the prefixes (a, b) this rank is handed (all of them
+ * without ranks: framework/pdt_parallel.h, static blocks then dynamically, so
+ * that ranks whose prefixes cost more get fewer), shared over its threads;
+ * the best split of all rows is the first strictly best in lexicographic
+ * order, as serially (*at: its prefix, UINT64_MAX when none beat *root). */
 static pdt_status scan_parallel(hss *h, bool keep, hss_split *root, const hss_region *all, unsigned threads,
-                                uint64_t first_prefix, uint64_t stride, uint64_t *at, pdt_error *err)
+                                const pdt_distributor *d, uint64_t *at, pdt_error *err)
 {
     const uint64_t prefixes = (uint64_t)h->n * (h->n - 1) / 2;
     atomic_bool halt;
     atomic_init(&halt, false);
-    _Atomic uint64_t next = 0;
+    pdt_work work;
+    pdt_work_begin(&work, d, prefixes, 1);
     hss_split best = *root;
     uint64_t best_at = UINT64_MAX;
     pdt_status st = PDT_OK;
@@ -461,13 +463,12 @@ static pdt_status scan_parallel(hss *h, bool keep, hss_split *root, const hss_re
         pdt_status mine = scan_clone(&w, h, &opt, &halt, first) ? PDT_OK : pdt_error_set(&e, PDT_ENOMEM, "out of memory");
         hss_split my = *root;
         uint64_t my_at = UINT64_MAX;
-        for (uint64_t i; !mine && (i = first_prefix + stride * atomic_fetch_add(&next, 1)) < prefixes &&
-                         !hss_out_of_time(&w);) {
+        for (uint64_t i, end; !mine && !hss_out_of_time(&w) && pdt_work_next(&work, &i, &end);) {
             uint32_t a, b;
             prefix_of(h, i, &a, &b);
             hss_split found = *root;
             mine = scan_prefix(&w, keep, a, b, &found, all, &e);
-            if (found.value < my.value) my = found, my_at = i; /* prefixes come in increasing order */
+            if (found.value < my.value || (found.value == my.value && i < my_at)) my = found, my_at = i;
         }
         if (mine) atomic_store(&halt, true);
 #pragma omp critical(hss_scan)
@@ -550,8 +551,7 @@ pdt_status hss_scan_tuples(hss *h, bool keep, hss_split *root, const hss_region 
     }
     if (threads > 1 || d) {
         uint64_t at = UINT64_MAX;
-        st = scan_parallel(h, keep, root, all, threads, d ? (uint64_t)d->rank : 0, d ? (uint64_t)d->size : 1, &at,
-                           err);
+        st = scan_parallel(h, keep, root, all, threads, d, &at, err);
         if (d) st = ranks_table(h, d, keep, root, at, all, st, err);
     } else {
         for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
