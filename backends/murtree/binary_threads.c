@@ -22,7 +22,8 @@
  * Features that split the root's items as an earlier one does (or its
  * complement) are dropped before the loop, serially, as the serial search
  * drops them.  Each worker has a cache of its own; what they solve is shared
- * through the team cache (binary_team_cache.c).
+ * through the team cache (binary_team_cache.c), and the root's children they
+ * tried bound the next ones by similarity (binary_root_sim.c).
  *
  * Ranks of an MPI job (framework/pdt_parallel.h) run the same search to the
  * root loop and split its features (static blocks, then dynamically); after
@@ -39,6 +40,7 @@
 #endif
 
 #include "binary_threads.h"
+#include "binary_root_sim.h"
 #include "binary_team_cache.h"
 #include "binary_solver.h"
 #include "bitset.h"
@@ -64,6 +66,7 @@ typedef struct bt_team {
     pdt_work work;
     atomic_bool abort;
     int64_t remote; /* least rank another MPI rank published (INT64_MAX: none) */
+    br_sim sim;     /* the root's children tried so far (binary_root_sim.c) */
 } bt_team;
 
 static bs_value rank_of(const bt_team *t, const bs_search *s, bs_value v)
@@ -287,8 +290,15 @@ static void run_worker(bt_team *t, unsigned id)
                 const int64_t cub = bound(t, w, key, id == 0);
                 bs_out res;
                 bs_value local = 0;
-                if (cub >= 0 && !w->aborted && bs_root_configuration(w, t->d - 1, nl, t->n - 1 - nl, cub, &res, &local))
+                const uint32_t nr = t->n - 1 - nl;
+                br_sim_apply(&t->sim, w, &lv->l, t->d - 1, nl);
+                br_sim_apply(&t->sim, w, &lv->r, t->d - 1, nr);
+                if (cub >= 0 && !w->aborted && bs_root_configuration(w, t->d - 1, nl, nr, cub, &res, &local))
                     offer(t, w, id, key, f, nl, &res);
+                if (!w->aborted) {
+                    br_sim_add(&t->sim, w, &lv->l, t->d - 1, nl);
+                    br_sim_add(&t->sim, w, &lv->r, t->d - 1, nr);
+                }
             }
             share_ranks(t);
         }
@@ -441,6 +451,10 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
         goto done;
     }
     set_incumbent(&t, main);
+    if (!br_sim_init(&t.sim, main->words, 2 * t.n_features * (t.nmax - t.nmin + 1))) {
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        goto done;
+    }
     t.n_workers = team_size(&t, main, threads);
     t.w = calloc(t.n_workers, sizeof *t.w);
     if (!t.w) {
@@ -482,5 +496,6 @@ done:
     free(t.w);
     free(t.features);
     free(t.root.cc);
+    br_sim_clear(&t.sim);
     return st;
 }
