@@ -76,7 +76,7 @@ bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
         found = true;
         memcpy(copy.d2, sn->d2, sizeof copy.d2);
         copy.n_entries = sn->n_entries;
-        memcpy(entries, sn->entries, sn->n_entries * sizeof *entries);
+        if (sn->n_entries) memcpy(entries, sn->entries, sn->n_entries * sizeof *entries);
     }
     pthread_mutex_unlock(&sh->lock);
     if (found && (local = bc_insert(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, &copy);
