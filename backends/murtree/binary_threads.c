@@ -301,9 +301,9 @@ static void run_worker(bt_team *t, unsigned id)
                 }
             }
             share_ranks(t);
+            if (w->shared) bt_shared_flush(w->shared); /* the feature's nodes, for the others' next features */
         }
     }
-    if (w->shared) bt_shared_flush(w->shared);
     if (w->aborted) atomic_store(&t->abort, true);
 }
 
