@@ -139,7 +139,7 @@ static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { retu
 /* binary_solver.c: configuration (nl, nr) of the root split held in level 0
  * (bs_level_get(s, 0)->l, r), its children at depth dch, against cub: true
  * with the tree's value and shape in *res, else a lower bound in *local. */
-/* binary_threads.c: D's node filled from the team's cache (NULL: not there),
+/* binary_team_cache.c: D's node filled from the team's cache (NULL: not there),
  * and what D's node knows merged into it after D was solved. */
 bc_node *bt_shared_fetch(bs_search *s, const bs_set *D);
 void bt_shared_publish(bs_search *s, const bs_set *D);

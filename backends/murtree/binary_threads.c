@@ -21,8 +21,9 @@
  *
  * Features that split the root's items as an earlier one does (or its
  * complement) are dropped before the loop, serially, as the serial search
- * drops them.  The workers' caches are their own: a shared cache would need a
- * lock on every subproblem.
+ * drops them.  Each worker has a cache of its own; what they solve is shared
+ * through the team cache (binary_team_cache.c), and the root's children they
+ * tried bound the next ones by similarity (binary_root_sim.c).
  *
  * Ranks of an MPI job (framework/pdt_parallel.h) run the same search to the
  * root loop and split its features (static blocks, then dynamically); after
@@ -39,6 +40,8 @@
 #endif
 
 #include "binary_threads.h"
+#include "binary_root_sim.h"
+#include "binary_team_cache.h"
 #include "binary_solver.h"
 #include "bitset.h"
 #include "pdt_parallel.h"
@@ -63,6 +66,7 @@ typedef struct bt_team {
     pdt_work work;
     atomic_bool abort;
     int64_t remote; /* least rank another MPI rank published (INT64_MAX: none) */
+    br_sim sim;     /* the root's children tried so far (binary_root_sim.c) */
 } bt_team;
 
 static bs_value rank_of(const bt_team *t, const bs_search *s, bs_value v)
@@ -214,92 +218,6 @@ static pdt_status clone(bs_search **out, const bs_search *m, size_t limit, pdt_e
     return PDT_OK;
 }
 
-/* ------------------------------------------------------------ the team's cache */
-
-/* Solved item sets of every worker, under a lock; a bit per hash class
- * (atomic, set after a node is published) spares the lock to most lookups of
- * item sets no worker has solved.  A worker publishes its solved nodes in
- * batches (one lock for BATCH of them). */
-#define SEEN_BITS (UINT64_C(1) << 21)
-#define BATCH 64u
-
-typedef struct bt_cache {
-    bc_cache cache;
-    _Atomic uint64_t *seen;
-} bt_cache;
-
-struct bt_shared { /* a worker's link to the team's cache */
-    bt_cache *team;
-    bc_node *pending[BATCH]; /* its own nodes solved since the last batch */
-    unsigned n_pending;
-};
-
-static bool team_cache_init(bt_cache *tc, size_t words, size_t limit)
-{
-    bc_init(&tc->cache, words, limit);
-    tc->seen = calloc(SEEN_BITS / 64, sizeof *tc->seen);
-    return tc->seen != NULL;
-}
-
-static void team_cache_clear(bt_cache *tc)
-{
-    bc_clear(&tc->cache);
-    free(tc->seen);
-}
-
-static inline size_t seen_bit(uint64_t hash) { return (size_t)(hash >> 11) & (SEEN_BITS - 1); }
-
-/* What `from` knows, added to `to` (a node of cache c for the same items):
- * depth-2 optima, optima and lower bounds per limit — facts about the item
- * set, whoever found them. */
-static void merge(bc_cache *c, bc_node *to, const bc_node *from)
-{
-    for (int k = 0; k < 3; k++)
-        if (to->d2[k] == BS_NONE) to->d2[k] = from->d2[k];
-    for (uint32_t k = 0; k < from->n_entries; k++) {
-        const bc_entry *e = &from->entries[k];
-        if (e->opt != BS_VNONE) bc_store_optimum(c, to, e);
-        else if (!bc_optimum(to, e->d, e->n)) bc_store_lower(c, to, e->d, e->n, e->lb);
-    }
-}
-
-bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
-{
-    bt_cache *tc = s->shared->team;
-    const size_t b = seen_bit(D->hash);
-    if (!(atomic_load_explicit(&tc->seen[b / 64], memory_order_acquire) >> (b % 64) & 1)) return NULL;
-    bc_node *local = NULL;
-#pragma omp critical(bt_shared)
-    {
-        const bc_node *sn = bc_find(&tc->cache, D->bits, D->hash, D->m);
-        if (sn && (local = bc_insert(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, sn);
-    }
-    return local;
-}
-
-static void flush(struct bt_shared *link)
-{
-    bt_cache *tc = link->team;
-#pragma omp critical(bt_shared)
-    for (unsigned k = 0; k < link->n_pending; k++) {
-        const bc_node *nd = link->pending[k];
-        bc_node *sn = bc_insert(&tc->cache, nd->key, nd->hash, nd->m, nd->leaf);
-        if (sn) merge(&tc->cache, sn, nd);
-    }
-    for (unsigned k = 0; k < link->n_pending; k++) {
-        const size_t b = seen_bit(link->pending[k]->hash);
-        atomic_fetch_or_explicit(&tc->seen[b / 64], UINT64_C(1) << (b % 64), memory_order_release);
-    }
-    link->n_pending = 0;
-}
-
-void bt_shared_publish(bs_search *s, const bs_set *D)
-{
-    struct bt_shared *link = s->shared;
-    link->pending[link->n_pending++] = D->node;
-    if (link->n_pending == BATCH) flush(link);
-}
-
 /* ------------------------------------------------------------ the loop */
 
 /* The bound configuration `key` is solved against (see the top of the file). */
@@ -372,13 +290,20 @@ static void run_worker(bt_team *t, unsigned id)
                 const int64_t cub = bound(t, w, key, id == 0);
                 bs_out res;
                 bs_value local = 0;
-                if (cub >= 0 && !w->aborted && bs_root_configuration(w, t->d - 1, nl, t->n - 1 - nl, cub, &res, &local))
+                const uint32_t nr = t->n - 1 - nl;
+                br_sim_apply(&t->sim, w, &lv->l, t->d - 1, nl);
+                br_sim_apply(&t->sim, w, &lv->r, t->d - 1, nr);
+                if (cub >= 0 && !w->aborted && bs_root_configuration(w, t->d - 1, nl, nr, cub, &res, &local))
                     offer(t, w, id, key, f, nl, &res);
+                if (!w->aborted) {
+                    br_sim_add(&t->sim, w, &lv->l, t->d - 1, nl);
+                    br_sim_add(&t->sim, w, &lv->r, t->d - 1, nr);
+                }
             }
             share_ranks(t);
+            if (w->shared) bt_shared_flush(w->shared); /* the feature's nodes, for the others' next features */
         }
     }
-    if (w->shared) flush(w->shared);
     if (w->aborted) atomic_store(&t->abort, true);
 }
 
@@ -526,6 +451,10 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
         goto done;
     }
     set_incumbent(&t, main);
+    if (!br_sim_init(&t.sim, main->words, 2 * t.n_features * (t.nmax - t.nmin + 1))) {
+        st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        goto done;
+    }
     t.n_workers = team_size(&t, main, threads);
     t.w = calloc(t.n_workers, sizeof *t.w);
     if (!t.w) {
@@ -541,7 +470,7 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
     main->cache.limit = limit;
     bt_cache team;
     struct bt_shared *links = NULL;
-    bool share = t.n_workers > 1 && team_cache_init(&team, main->words, full / 2) && !getenv("PDT_BINARY_PRIVATE") &&
+    bool share = t.n_workers > 1 && bt_cache_init(&team, main->words, full / 2) && !getenv("PDT_BINARY_PRIVATE") &&
                  (links = calloc(t.n_workers, sizeof *links));
     for (unsigned k = 0; k < t.n_workers && share; k++) {
         links[k].team = &team;
@@ -550,7 +479,7 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
     uint64_t before = main->stats.nodes;
     run_team(&t);
     for (unsigned k = 0; k < t.n_workers; k++) t.w[k]->shared = NULL;
-    if (t.n_workers > 1) team_cache_clear(&team);
+    if (t.n_workers > 1) bt_cache_clear(&team);
     free(links);
     main->cache.limit = full;
     work->workers = t.n_workers;
@@ -567,5 +496,6 @@ done:
     free(t.w);
     free(t.features);
     free(t.root.cc);
+    br_sim_clear(&t.sim);
     return st;
 }

@@ -1,0 +1,37 @@
+/* The binary backend's team cache (issue 13; binary_team_cache.c): what every
+ * worker of the threaded root solved, shared among them. */
+#ifndef PDT_BINARY_TEAM_CACHE_H
+#define PDT_BINARY_TEAM_CACHE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "binary_solver.h"
+
+#define BT_SHARDS 16u
+#define BT_BATCH 64u
+
+typedef struct bt_shard {
+    bc_cache cache;
+    pthread_mutex_t lock;
+} bt_shard;
+
+typedef struct bt_cache {
+    bt_shard shard[BT_SHARDS]; /* by the item set's hash */
+    _Atomic uint64_t *seen;     /* a bit per hash class: some worker published one */
+    unsigned n_locks;           /* locks made (for the clear) */
+} bt_cache;
+
+struct bt_shared { /* a worker's link to the team's cache */
+    bt_cache *team;
+    bc_node *pending[BT_BATCH]; /* its own nodes solved since the last batch */
+    unsigned n_pending;
+};
+
+/* limit: bytes for the whole team cache.  False when out of memory (then clear it). */
+bool bt_cache_init(bt_cache *tc, size_t words, size_t limit);
+void bt_cache_clear(bt_cache *tc);
+/* The worker's nodes not yet published, published. */
+void bt_shared_flush(struct bt_shared *link);
+
+#endif
