@@ -302,6 +302,19 @@ void bt_shared_publish(bs_search *s, const bs_set *D)
 
 /* ------------------------------------------------------------ the loop */
 
+/* Once the root has an errorless tree (cost below one error), --lexicographic
+ * only looks for errorless trees: many similarity slots, witnesses, and the
+ * sample test on every item set. */
+static void errorless_regime(bs_search *w, bs_value cost)
+{
+    if (!w->proven || cost >= w->unit) return;
+    if (w->sim_wide_slots > SIM_SLOTS) w->sim_wide = true;
+    if (!w->errorless_root) {
+        w->errorless_root = true;
+        w->bp_min_items = w->bp_min_errorless;
+    }
+}
+
 /* The bound configuration `key` is solved against (see the top of the file). */
 static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
 {
@@ -313,12 +326,7 @@ static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
         if (t->remote < (int64_t)r) r = (bs_value)t->remote, q = UINT64_MAX; /* its position: unknown */
     }
     if (main) w->root_best = cost; /* for the progress line */
-    if (w->proven && cost < w->unit && w->sim_wide_slots > SIM_SLOTS)
-        w->sim_wide = true; /* the root has an errorless tree: many similarity slots */
-    if (w->proven && cost < w->unit && !w->errorless_root) { /* witnesses, and the sample test on every set */
-        w->errorless_root = true;
-        w->bp_min_items = w->bp_min_errorless;
-    }
+    errorless_regime(w, cost);
     const int64_t strict = q < key;
     if (!t->errors_only) return (int64_t)r - strict;
     return ((int64_t)r + 1 - strict) * (int64_t)w->unit - 1;
@@ -493,6 +501,7 @@ static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, bt_work *work,
         pdt_status st = clone(&c, main, main->cache.limit, err);
         if (st) return st;
         c->has_deadline = false, c->stop = NULL;
+        errorless_regime(c, t->best.out.cost); /* the winner's rank: the same for any workers */
         if (!canonical(t, c, root) && !c->oom) {
             bs_search_free(&c);
             return pdt_error_set(err, PDT_EINTERNAL, "the root's subtrees vanished when solved again");
