@@ -311,6 +311,12 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
         if (have && (best.cost <= lb || (!s->proven && best.cost / s->unit <= lb / s->unit)))
             break; /* the bound is reached: optimal (in errors only, unless the size is to be proven) */
         if (bs_tick(s)) break;
+        bs_value cut;
+        const int64_t cub0 = have && (int64_t)best.cost - 1 < ub ? (int64_t)best.cost - 1 : ub;
+        if (bw_feature_cut(s, lv, f, n - 1, nmin, nmax, cub0, &cut)) { /* no split needed */
+            if (cut < rlb) rlb = cut;
+            continue;
+        }
         bs_split(s, D, f, &lv->l, &lv->r);
         if (lv->l.m == 0 || lv->r.m == 0 || tried_before(s, lv, D, f)) continue;
         for (uint32_t nl = nmin; nl <= nmax && !s->aborted; nl++) {
