@@ -90,6 +90,15 @@ static void level_read(bs_search *s, bs_level *lv)
     const bs_level *up = lv->index ? s->levels[lv->index - 1] : NULL;
     const bool from_parent = up && up->wit_ready && (lv->node == &up->l || lv->node == &up->r);
     const size_t n = from_parent ? up->n_wit_in : (s->wit_next < WIT_CAP ? s->wit_next : WIT_CAP);
+    const uint32_t f = lv->node->via_f;
+    if (from_parent && f < s->data->nf) { /* inside the parent's node: inside D ∧ (f = side) iff f is constant so on it */
+        const size_t off = 1 + s->words + (lv->node->via_side ? 0 : s->bp_fw) + f / 64;
+        for (size_t t = 0; t < n; t++) {
+            const uint32_t p = up->wit_in[t];
+            if (entry(s, p)[off] >> (f % 64) & 1) level_take(s, lv, p);
+        }
+        return;
+    }
     for (size_t t = 0; t < n; t++) {
         const uint32_t p = from_parent ? up->wit_in[t] : (uint32_t)t;
         if (k_in(s, entry(s, p), lv->node->bits, 0)) level_take(s, lv, p);
