@@ -230,6 +230,8 @@ static bool configuration(bs_search *s, bs_level *lv, uint32_t dch, uint32_t nl,
         return false;
     }
     res->cost = o1.cost + o2.cost + pn;
+    res->left = first == &lv->l ? o1.cost : o2.cost;
+    res->has_left = true;
     res->size = 1 + o1.size + o2.size;
     res->depth = 1 + (o1.depth > o2.depth ? o1.depth : o2.depth);
     return true;
@@ -379,7 +381,7 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
             s->stats.cache_hits++;
             o->lb = e->opt;
             if ((int64_t)e->opt <= ub)
-                *o = (bs_out){e->opt, e->opt, e->size, e->depth, e->feature, e->nl, e->d, e->n};
+                *o = (bs_out){e->opt, e->opt, e->size, e->depth, e->feature, e->nl, e->d, e->n, 0, false};
             return;
         }
         lb = bc_lower(nd, d, n, s->unit, s->per_node);

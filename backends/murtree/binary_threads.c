@@ -338,7 +338,9 @@ static void offer(bt_team *t, const bs_search *w, unsigned worker, uint64_t key,
     const bs_value r = rank_of(t, w, res->cost);
 #pragma omp critical(bt_best)
     if (r < t->best.rank || (r == t->best.rank && key < t->best.key)) {
-        t->best = (bt_best){r, key, {res->cost, res->cost, res->size, res->depth, f, nl, t->d, t->n}, worker};
+        /* the left child's value is its exact optimum when values are (errors, nodes) optima */
+        t->best = (bt_best){r, key, {res->cost, res->cost, res->size, res->depth, f, nl, t->d, t->n, res->left,
+                                     res->has_left && !t->errors_only}, worker};
     }
 }
 
@@ -408,7 +410,8 @@ static bool canonical(bt_team *t, bs_search *c, bs_out *o)
     const int64_t pn = c->per_node;
     int64_t v = t->errors_only ? ((int64_t)t->best.rank + 1) * (int64_t)c->unit - 1 : (int64_t)t->best.rank;
     bs_out l, r = {.cost = BS_VNONE};
-    bs_solve_items(c, &l, items, t->d - 1, b->nl, v - pn);
+    /* the left child's optimum, when known, is its exact bound: a narrower search */
+    bs_solve_items(c, &l, items, t->d - 1, b->nl, b->has_left ? (int64_t)b->left : v - pn);
     if (l.cost != BS_VNONE) bs_solve_items(c, &r, items + W, t->d - 1, t->n - 1 - b->nl, v - pn - (int64_t)l.cost);
     free(items);
     if (l.cost == BS_VNONE || r.cost == BS_VNONE) return false;
