@@ -123,6 +123,8 @@ typedef struct bs_out {
     uint32_t size, depth; /* shape of the optimal tree */
     uint32_t feature, nl; /* its root (BS_NONE: leaf, BS_D2: the depth-2 tree with nl nodes) */
     uint32_t d, n;        /* the limits the root's budgets refer to */
+    bs_value left;        /* a configuration's left child's optimum (--lexicographic: exact) ... */
+    bool has_left;        /* ... when known */
 } bs_out;
 
 /* progress (may be NULL) is called about once a second with the root's best so far. */

@@ -230,6 +230,8 @@ static bool configuration(bs_search *s, bs_level *lv, uint32_t dch, uint32_t nl,
         return false;
     }
     res->cost = o1.cost + o2.cost + pn;
+    res->left = first == &lv->l ? o1.cost : o2.cost;
+    res->has_left = true;
     res->size = 1 + o1.size + o2.size;
     res->depth = 1 + (o1.depth > o2.depth ? o1.depth : o2.depth);
     return true;
@@ -311,6 +313,12 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
         if (have && (best.cost <= lb || (!s->proven && best.cost / s->unit <= lb / s->unit)))
             break; /* the bound is reached: optimal (in errors only, unless the size is to be proven) */
         if (bs_tick(s)) break;
+        bs_value cut;
+        const int64_t cub0 = have && (int64_t)best.cost - 1 < ub ? (int64_t)best.cost - 1 : ub;
+        if (bw_feature_cut(s, lv, f, n - 1, nmin, nmax, cub0, &cut)) { /* no split needed */
+            if (cut < rlb) rlb = cut;
+            continue;
+        }
         bs_split(s, D, f, &lv->l, &lv->r);
         if (lv->l.m == 0 || lv->r.m == 0 || tried_before(s, lv, D, f)) continue;
         for (uint32_t nl = nmin; nl <= nmax && !s->aborted; nl++) {
@@ -373,7 +381,7 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
             s->stats.cache_hits++;
             o->lb = e->opt;
             if ((int64_t)e->opt <= ub)
-                *o = (bs_out){e->opt, e->opt, e->size, e->depth, e->feature, e->nl, e->d, e->n};
+                *o = (bs_out){e->opt, e->opt, e->size, e->depth, e->feature, e->nl, e->d, e->n, 0, false};
             return;
         }
         lb = bc_lower(nd, d, n, s->unit, s->per_node);

@@ -132,6 +132,12 @@ void bp_clear(bs_search *s);
 void bw_add(bs_search *s, const uint32_t *idx, uint64_t slots, uint32_t d, uint32_t k);
 /* A lower bound for (D, d, n) from the witnesses D contains (0: none). */
 bs_value bw_lower(bs_search *s, const bs_set *D, uint32_t d, uint32_t n);
+/* Lexicographic below one error: true when the witnesses inside lv's node
+ * cut every configuration (nl in nmin..nmax, nr = total − nl) of feature f
+ * against cub, as cheap_cut would after the split; *local is then the least
+ * of their bounds (for the refined bound). */
+bool bw_feature_cut(bs_search *s, bs_level *lv, uint32_t f, uint32_t total, uint32_t nmin, uint32_t nmax,
+                    int64_t cub, bs_value *local);
 void bw_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }

@@ -220,6 +220,19 @@ static pdt_status clone(bs_search **out, const bs_search *m, size_t limit, pdt_e
 
 /* ------------------------------------------------------------ the loop */
 
+/* Once the root has an errorless tree (cost below one error), --lexicographic
+ * only looks for errorless trees: many similarity slots, witnesses, and the
+ * sample test on every item set. */
+static void errorless_regime(bs_search *w, bs_value cost)
+{
+    if (!w->proven || cost >= w->unit) return;
+    if (w->sim_wide_slots > SIM_SLOTS) w->sim_wide = true;
+    if (!w->errorless_root) {
+        w->errorless_root = true;
+        w->bp_min_items = w->bp_min_errorless;
+    }
+}
+
 /* The bound configuration `key` is solved against (see the top of the file). */
 static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
 {
@@ -231,12 +244,7 @@ static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
         if (t->remote < (int64_t)r) r = (bs_value)t->remote, q = UINT64_MAX; /* its position: unknown */
     }
     if (main) w->root_best = cost; /* for the progress line */
-    if (w->proven && cost < w->unit && w->sim_wide_slots > SIM_SLOTS)
-        w->sim_wide = true; /* the root has an errorless tree: many similarity slots */
-    if (w->proven && cost < w->unit && !w->errorless_root) { /* witnesses, and the sample test on every set */
-        w->errorless_root = true;
-        w->bp_min_items = w->bp_min_errorless;
-    }
+    errorless_regime(w, cost);
     const int64_t strict = q < key;
     if (!t->errors_only) return (int64_t)r - strict;
     return ((int64_t)r + 1 - strict) * (int64_t)w->unit - 1;
@@ -248,7 +256,9 @@ static void offer(bt_team *t, const bs_search *w, unsigned worker, uint64_t key,
     const bs_value r = rank_of(t, w, res->cost);
 #pragma omp critical(bt_best)
     if (r < t->best.rank || (r == t->best.rank && key < t->best.key)) {
-        t->best = (bt_best){r, key, {res->cost, res->cost, res->size, res->depth, f, nl, t->d, t->n}, worker};
+        /* the left child's value is its exact optimum when values are (errors, nodes) optima */
+        t->best = (bt_best){r, key, {res->cost, res->cost, res->size, res->depth, f, nl, t->d, t->n, res->left,
+                                     res->has_left && !t->errors_only}, worker};
     }
 }
 
@@ -325,7 +335,8 @@ static bool canonical(bt_team *t, bs_search *c, bs_out *o)
     const int64_t pn = c->per_node;
     int64_t v = t->errors_only ? ((int64_t)t->best.rank + 1) * (int64_t)c->unit - 1 : (int64_t)t->best.rank;
     bs_out l, r = {.cost = BS_VNONE};
-    bs_solve_items(c, &l, items, t->d - 1, b->nl, v - pn);
+    /* the left child's optimum, when known, is its exact bound: a narrower search */
+    bs_solve_items(c, &l, items, t->d - 1, b->nl, b->has_left ? (int64_t)b->left : v - pn);
     if (l.cost != BS_VNONE) bs_solve_items(c, &r, items + W, t->d - 1, t->n - 1 - b->nl, v - pn - (int64_t)l.cost);
     free(items);
     if (l.cost == BS_VNONE || r.cost == BS_VNONE) return false;
@@ -418,6 +429,7 @@ static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, bt_work *work,
         pdt_status st = clone(&c, main, main->cache.limit, err);
         if (st) return st;
         c->has_deadline = false, c->stop = NULL;
+        errorless_regime(c, t->best.out.cost); /* the winner's rank: the same for any workers */
         if (!canonical(t, c, root) && !c->oom) {
             bs_search_free(&c);
             return pdt_error_set(err, PDT_EINTERNAL, "the root's subtrees vanished when solved again");

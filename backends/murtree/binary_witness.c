@@ -90,6 +90,15 @@ static void level_read(bs_search *s, bs_level *lv)
     const bs_level *up = lv->index ? s->levels[lv->index - 1] : NULL;
     const bool from_parent = up && up->wit_ready && (lv->node == &up->l || lv->node == &up->r);
     const size_t n = from_parent ? up->n_wit_in : (s->wit_next < WIT_CAP ? s->wit_next : WIT_CAP);
+    const uint32_t f = lv->node->via_f;
+    if (from_parent && f < s->data->nf) { /* inside the parent's node: inside D ∧ (f = side) iff f is constant so on it */
+        const size_t off = 1 + s->words + (lv->node->via_side ? 0 : s->bp_fw) + f / 64;
+        for (size_t t = 0; t < n; t++) {
+            const uint32_t p = up->wit_in[t];
+            if (entry(s, p)[off] >> (f % 64) & 1) level_take(s, lv, p);
+        }
+        return;
+    }
     for (size_t t = 0; t < n; t++) {
         const uint32_t p = from_parent ? up->wit_in[t] : (uint32_t)t;
         if (k_in(s, entry(s, p), lv->node->bits, 0)) level_take(s, lv, p);
@@ -116,6 +125,50 @@ static uint32_t largest_k(bs_search *s, const bs_set *D, uint32_t d)
         if (k > best) best = k;
     }
     return best;
+}
+
+/* The largest k of a witness inside D ∧ (f = side) for lv's node, from the
+ * level's bits (0: none, or the bits are not at hand). */
+static uint32_t child_k(bs_search *s, bs_level *lv, uint32_t f, int side)
+{
+    if (!lv->wit_ready) level_read(s, lv);
+    if (!lv->wit_ready) return 0;
+    const uint32_t FW = (uint32_t)s->bp_fw;
+    const uint64_t *m = lv->wit_k + (size_t)(side ? 1 : 0) * (WIT_KMAX + 1) * FW;
+    for (uint32_t k = WIT_KMAX; k > 0; k--)
+        if (m[k * FW + f / 64] >> (f % 64) & 1) return k;
+    return 0;
+}
+
+/* bw_lower of a child with k and n nodes, given it holds the witness (k > 0):
+ * as bs_lower_witness, for n ≥ 1. */
+static bs_value child_bound(const bs_search *s, uint32_t k, uint32_t n)
+{
+    return k == 0 ? 0 : k >= n ? s->unit : (bs_value)k + 1;
+}
+
+bool bw_feature_cut(bs_search *s, bs_level *lv, uint32_t f, uint32_t total, uint32_t nmin, uint32_t nmax,
+                    int64_t cub, bs_value *local)
+{
+    if (!s->wit || !s->errorless_root || !lv->node || cub >= (int64_t)s->unit || f >= s->data->nf) return false;
+    const uint32_t kl = child_k(s, lv, f, 0), kr = child_k(s, lv, f, 1);
+    if (!kl && !kr) return false;
+    bs_value least = BS_VNONE;
+    bool leafy = false; /* a configuration with a leaf child: its bound needs the leaf's errors */
+    for (uint32_t nl = nmin; nl <= nmax; nl++) {
+        const uint32_t nr = total - nl;
+        if ((nl == 0 && !kl) || (nr == 0 && !kr)) return false; /* a leaf that may be pure */
+        if (nl == 0 || nr == 0) { /* a leaf holding a witness: one error at least, cut */
+            leafy = true;
+            continue;
+        }
+        const bs_value v = child_bound(s, kl, nl) + child_bound(s, kr, nr) + s->per_node;
+        if ((int64_t)v <= cub) return false;
+        if (v < least) least = v;
+    }
+    if (least == BS_VNONE || (leafy && least >= s->unit)) return false; /* the least bound is not known */
+    *local = least;
+    return true;
 }
 
 bs_value bw_lower(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
