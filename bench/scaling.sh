@@ -7,8 +7,8 @@
 # K = 2 on N = 40 (gen_conic2d.sh 40 1): pdt fit with --threads 1 and 2, and
 # `mpirun -np 2 pdt-mpi fit --threads 1`; the same for the binary backend at
 # depth 5 on australian-credit ($DL85_DIR, default ../shared/data/dl85 beside
-# the checkout).  Prints wall and user seconds (the run with
-# the best wall of $REPEAT, default 1), the speed-ups against one thread, the
+# the checkout).  Prints the median and best wall seconds of $REPEAT
+# (default 1) interleaved rounds, the speed-ups against one thread, the
 # optimum of each run (they must agree) and the work balance line of the
 # closing note (max/mean of the root work per thread or rank).  ONLY=binary,
 # hyperplane or conic runs one of them.  With N80_SECONDS = S it runs
@@ -51,18 +51,53 @@ run() {
   echo "$best" > "$tmp/last"
 }
 
+# once LABEL CMD...: one run; its wall time appended to $tmp/LABEL.times, its
+# output kept in $tmp/out
+once() {
+  local label=$1
+  shift
+  /usr/bin/time -f '%e %U' -o "$tmp/time" "$@" > "$tmp/out" 2>&1
+  local s u
+  read -r s u < "$tmp/time"
+  echo "$s $u" >> "$tmp/$label.times"
+  grep -o '^objective [^ ]*' "$tmp/out" | head -1 > "$tmp/$label.obj" || true
+  grep -o 'max/mean [0-9.]*' "$tmp/out" > "$tmp/$label.work" || echo "max/mean -" > "$tmp/$label.work"
+}
+
+# median of the first column of a file
+median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# The runs of a case interleaved, REPEAT rounds of (1 thread, 2 threads, 2
+# ranks): this machine's speed drifts by ±30 % within minutes, so runs taken
+# one kind after the other compare different machines.  Medians, best and
+# the speed-up of the medians; the speed-up of each round on its own.
 case_() {
   local name=$1 data=$2
   shift 2
-  run "$name, 1 thread" "$pdt" fit --data "$data" "$@" --threads 1
-  local one
-  one=$(cat "$tmp/last")
-  run "$name, 2 threads" "$pdt" fit --data "$data" "$@" --threads 2
-  printf '%-38s %8.2f x\n' "  speed-up, 2 threads" "$(echo "$one / $(cat "$tmp/last")" | bc -l)"
-  if [[ -x $mpi && ${NOMPI:-0} == 0 ]]; then
-    run "$name, mpirun -np 2" mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" fit --data "$data" "$@" --threads 1
-    printf '%-38s %8.2f x\n' "  speed-up, 2 ranks" "$(echo "$one / $(cat "$tmp/last")" | bc -l)"
-  fi
+  local kinds="one two" k
+  [[ -x $mpi && ${NOMPI:-0} == 0 ]] && kinds="one two ranks"
+  rm -f "$tmp"/{one,two,ranks}.times
+  for ((r = 0; r < repeat; r++)); do
+    once one "$pdt" fit --data "$data" "$@" --threads 1
+    once two "$pdt" fit --data "$data" "$@" --threads 2
+    [[ $kinds == *ranks* ]] &&
+      once ranks mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" fit --data "$data" "$@" --threads 1
+  done
+  local m1
+  m1=$(median "$tmp/one.times")
+  for k in $kinds; do
+    local label m best user
+    case $k in one) label="1 thread" ;; two) label="2 threads" ;; ranks) label="mpirun -np 2" ;; esac
+    m=$(median "$tmp/$k.times")
+    best=$(sort -n "$tmp/$k.times" | head -1)
+    printf '%-44s median %6.2f s  best %6.2f s (user %6.2f s)  %-13s %-14s load %s\n' "$name, $label" "$m" \
+      ${best% *} ${best#* } "$(cat "$tmp/$k.obj")" "$(cat "$tmp/$k.work")" "$(cut -d' ' -f1 /proc/loadavg)"
+    if [[ $k != one ]]; then
+      printf '  speed-up of the medians %5.2f x; by round:' "$(echo "$m1 / $m" | bc -l)"
+      paste -d' ' "$tmp/one.times" "$tmp/$k.times" | awk '{printf " %.2f", $1 / $3}'
+      echo
+    fi
+  done
 }
 
 echo "bench/scaling.sh: $(date -u +%FT%TZ), $(nproc) cores, $(git -C "$here/.." rev-parse --short HEAD)"
@@ -79,6 +114,7 @@ if [[ ($only == all || $only == binary) && -r $dl85/australian-credit.txt ]]; th
   case_ "binary depth 5 australian-credit" "$dl85/australian-credit.txt" --format dl85 --rules binary --depth 5
 fi
 if [[ $n80 != 0 ]]; then
+  repeat=1 # minutes per run: once each
   bash "$here/gen_conic2d.sh" 80 1 > "$tmp/conic80.csv"
   run "conic K=2 N=80, 2 threads, limit ${n80}s" "$pdt" fit --data "$tmp/conic80.csv" --rules hypersurface \
     --size 2 --threads 2 --time-limit "$n80"
