@@ -187,9 +187,9 @@ static void test_threads_conic_backend_warm(void **state)
     (void)state;
     family f = {"hypersurface", 2, 12, 2, 2, PDT_ENGINE_AUTO, PDT_ENGINE_FUSED};
     setenv("PDT_HYPERSURFACE_WARM", "6", 1);
-    uint64_t failed = run(&f, BASE_SEED + 4500, 12);
+    uint64_t failed = run(&f, BASE_SEED + 4500, 10);
     setenv("PDT_HYPERSURFACE_WARM", "100000", 1);
-    failed += run(&f, BASE_SEED + 4600, 12);
+    failed += run(&f, BASE_SEED + 4600, 6);
     setenv("PDT_HYPERSURFACE_WARM", "0", 1);
     assert_int_equal(failed, 0);
 }
