@@ -145,8 +145,6 @@ static bool rows_equal(const dc_memo *m, const dc_entry *e, const uint32_t *rows
     return true; /* len distinct rows, all in a key of len */
 }
 
-/* The slot of (h, len, rem) whose rows equal `rows` (or the subset when rows
- * is NULL), else the empty slot ending its probe sequence. */
 /* Whether every stored condition a[0 .. na) is one of b[0 .. nb) or `extra`
  * (both lists increasing): then every row of branch b meets them. */
 static bool conds_within(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, uint32_t extra)
@@ -160,6 +158,8 @@ static bool conds_within(const uint32_t *a, size_t na, const uint32_t *b, size_t
     return true;
 }
 
+/* The slot of (h, len, rem) whose rows equal `rows` (or the subset when rows
+ * is NULL), else the empty slot ending its probe sequence. */
 static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const uint32_t *rows,
                       const dc_subset *sub, const uint32_t *cond, size_t n_cond)
 {

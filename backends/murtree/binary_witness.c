@@ -140,9 +140,10 @@ static uint32_t child_k(bs_search *s, bs_level *lv, uint32_t f, int side)
     return 0;
 }
 
-/* bw_lower of a child with k and n nodes, given it holds the witness (k > 0):
- * as bs_lower_witness, for n ≥ 1. */
-static bs_value child_bound(const bs_search *s, uint32_t k, uint32_t n)
+/* The bound of a set holding a witness of no errorless tree of <= k nodes
+ * (k = 0: none), searched with n nodes: at least one error when k >= n, else
+ * at least k + 1 nodes.  bw_lower and the feature cut both read it. */
+static bs_value k_bound(const bs_search *s, uint32_t k, uint32_t n)
 {
     return k == 0 ? 0 : k >= n ? s->unit : (bs_value)k + 1;
 }
@@ -162,7 +163,7 @@ bool bw_feature_cut(bs_search *s, bs_level *lv, uint32_t f, uint32_t total, uint
             leafy = true;
             continue;
         }
-        const bs_value v = child_bound(s, kl, nl) + child_bound(s, kr, nr) + s->per_node;
+        const bs_value v = k_bound(s, kl, nl) + k_bound(s, kr, nr) + s->per_node;
         if ((int64_t)v <= cub) return false;
         if (v < least) least = v;
     }
@@ -174,9 +175,7 @@ bool bw_feature_cut(bs_search *s, bs_level *lv, uint32_t f, uint32_t total, uint
 bs_value bw_lower(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
 {
     if (!s->wit || !s->errorless_root) return 0;
-    const uint32_t k = largest_k(s, D, d);
-    if (k == 0) return 0;
-    return k >= n ? s->unit : (bs_value)k + 1; /* none within n nodes: at least one error */
+    return k_bound(s, largest_k(s, D, d), n);
 }
 
 void bw_clear(bs_search *s)
