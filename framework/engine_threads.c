@@ -47,6 +47,9 @@ struct pdt_team {
     pdt_work work;       /* over this rank's positions (mine), or all of them */
     const pdt_distributor *dist; /* ranks (NULL: this process alone) */
     uint32_t *mine;      /* with ranks: the positions this rank solves, in order */
+    uint32_t *owned;     /* with ranks: every rank's positions, rank by rank, each in order */
+    uint32_t *start;     /* rank r's are owned[start[r] .. start[r + 1]) */
+    bool steal;          /* ranks take from each other's lists when their own is done */
     void *best;          /* least value so far (the incumbent at the start) */
     int64_t best_pos;    /* its position, -1: the incumbent before every candidate */
     pdt_decision dec;    /* the best candidate's root decision (values in dec.v_l, dec.v_r) */
@@ -144,6 +147,24 @@ static void fail(pdt_team *t, pdt_status st, const pdt_error *err)
     atomic_store(&t->abort, true);
 }
 
+/* The next chunk [*lo, *hi) of positions *list[lo .. hi) (a NULL list: the
+ * positions themselves): this rank's own, then, when the distributor
+ * steals, other ranks' from the back of their lists. */
+static bool team_next(pdt_team *t, const uint32_t **list, uint64_t *lo, uint64_t *hi)
+{
+    if (!t->steal) {
+        *list = t->mine;
+        return pdt_work_next(&t->work, lo, hi);
+    }
+    const pdt_distributor *d = t->dist;
+    int owner = d->rank;
+    bool ok;
+#pragma omp critical(pdt_distributor)
+    ok = d->own_next(d->user, t->work.chunk, &owner, lo, hi);
+    *list = t->owned + t->start[owner];
+    return ok;
+}
+
 /* One worker: its own search state, candidates chunk by chunk. */
 static void worker(pdt_team *t, const pdt_search_state *s, pdt_node *root, uint32_t k, uint32_t drem,
                    const void *lb, pdt_search_stats *stats)
@@ -172,9 +193,10 @@ static void worker(pdt_team *t, const pdt_search_state *s, pdt_node *root, uint3
 #endif
     w.last_progress = s->last_progress;
     uint64_t lo, hi, since_share = 0;
-    while (!st && !atomic_load(&t->abort) && pdt_work_next(&t->work, &lo, &hi)) {
+    const uint32_t *list = NULL;
+    while (!st && !atomic_load(&t->abort) && team_next(t, &list, &lo, &hi)) {
         for (uint64_t j = lo; j < hi && !st && !w.aborted; j++) {
-            const uint64_t p = t->mine ? t->mine[j] : j;
+            const uint64_t p = list ? list[j] : j;
             bound_for(t, p, ub, tmp);
             if (lb && t->alg->cmp(ub, lb) <= 0) continue; /* nothing here can beat it */
             bool found = false;
@@ -253,29 +275,50 @@ static uint64_t items_hash(const uint64_t *items, size_t words)
     return h ^ (h >> 29);
 }
 
-/* With ranks: the positions this rank solves.  Position p goes to the rank
- * a hash of its root partition names — the same for a split and its mirror
+/* With ranks: the positions each rank owns.  Position p goes to the rank a
+ * hash of its root partition names — the same for a split and its mirror
  * image (sides exchanged), whose children are the same subproblems: so they
  * meet in one rank's cache (dealt out in chunks, a rank met 27 % of the
  * serial search's cache hits on hyperplanes K = 2, N = 200, and its
  * subproblems examined 69 % of the serial candidates instead of half).
- * Every rank computes the same assignment; no message is needed. */
+ * Every rank computes the same assignment; no message is needed.  A rank
+ * done with its own list steals from the back of another's (the ranks'
+ * times differ by 10 % on hyperplanes N = 200 with equal subproblem counts),
+ * so every rank needs every list. */
 static pdt_status own_positions(pdt_team *t, pdt_search_state *s, pdt_node *node, uint32_t n,
                                 const pdt_distributor *d, uint64_t *mine)
 {
-    t->mine = malloc((n ? n : 1) * sizeof *t->mine);
-    if (!t->mine) return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
-    *mine = 0;
+    uint32_t ranks = (uint32_t)d->size;
+    uint32_t *of = malloc((n ? n : 1) * sizeof *of);
+    t->owned = malloc((n ? n : 1) * sizeof *t->owned);
+    t->start = calloc(ranks + 1, sizeof *t->start);
+    if (!of || !t->owned || !t->start) {
+        free(of);
+        return pdt_error_set(s->err, PDT_ENOMEM, "out of memory");
+    }
     for (uint32_t p = 0; p < n; p++) {
         bool ok = false;
         int64_t payload = 0;
         pdt_node l, r;
         pdt_lazy_rules ll, lr;
         pdt_status st = pdt_engine_split_at(s, s->frames[0], node, t->list[p], &ok, &payload, &l, &ll, &r, &lr);
-        if (st) return st;
+        if (st) {
+            free(of);
+            return st;
+        }
         uint64_t h = ok ? items_hash(l.items, s->words) + items_hash(r.items, s->words) : p;
-        if ((h ^ h >> 32) % (uint64_t)d->size == (uint64_t)d->rank) t->mine[(*mine)++] = p;
+        of[p] = (uint32_t)((h ^ h >> 32) % ranks);
+        t->start[of[p] + 1]++;
     }
+    for (uint32_t r = 0; r < ranks; r++) t->start[r + 1] += t->start[r];
+    uint32_t *at = t->start; /* filled in order: start[r] walks to start[r + 1], then back */
+    for (uint32_t p = 0; p < n; p++) t->owned[at[of[p]]++] = p;
+    for (uint32_t r = ranks; r > 0; r--) t->start[r] = t->start[r - 1];
+    t->start[0] = 0;
+    free(of);
+    t->mine = t->owned + t->start[d->rank];
+    *mine = t->start[d->rank + 1] - t->start[d->rank];
+    t->steal = d->own_begin && d->own_next;
     return PDT_OK;
 }
 
@@ -306,6 +349,7 @@ static pdt_status team_init(pdt_team *t, pdt_search_state *s, pdt_node *node, co
         pdt_status st = own_positions(t, s, node, n, d, &mine);
         if (st) return st;
         d->begin(d->user, n, chunk); /* collective: resets the shared bound */
+        if (t->steal) d->own_begin(d->user, mine);
     }
     pdt_work_begin(&t->work, NULL, mine, chunk);
     return PDT_OK;
@@ -316,7 +360,8 @@ static void team_clear(pdt_team *t)
     void *vals[] = {t->best, t->dec.v_l, t->dec.v_r};
     for (size_t i = 0; i < 3; i++)
         if (vals[i]) t->alg->clear(vals[i]), free(vals[i]);
-    free(t->mine);
+    free(t->owned);
+    free(t->start);
 }
 
 static void run_workers(pdt_team *t, pdt_search_state *s, pdt_node *node, uint32_t k, uint32_t drem,

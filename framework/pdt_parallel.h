@@ -42,6 +42,15 @@ typedef struct pdt_distributor {
     /* Collective: every rank's `bytes` bytes at mine, concatenated in rank
      * order into a new allocation (NULL when out of memory); *total its size. */
     void *(*gather)(void *user, const void *mine, uint64_t bytes, uint64_t *total);
+    /* Owned work with stealing (the engine's root loop, whose positions each
+     * rank assigns to ranks itself).  Collective: this rank's own list has
+     * `mine` entries.  own_next: a chunk [*lo, *hi) of at most `chunk`
+     * entries of rank *owner's list — this rank's own from the front while
+     * any is left, then others' from the back; false when every list is
+     * empty.  Each entry goes to exactly one rank.  May be NULL (no stealing:
+     * each rank solves its own list). */
+    void (*own_begin)(void *user, uint64_t mine);
+    bool (*own_next)(void *user, uint64_t chunk, int *owner, uint64_t *lo, uint64_t *hi);
 } pdt_distributor;
 
 enum {

@@ -14,7 +14,10 @@
  * framework/engine_threads.c): the first half of a loop's positions in
  * static blocks (rank r takes chunks r, r + R, r + 2R, ...), the rest handed
  * out dynamically from a counter on rank 0 (MPI_Fetch_and_op on a window,
- * passive target).  The
+ * passive target).  The engine's owned lists: a third cell on every rank
+ * holds the front and back of that rank's list; the owner takes chunks from
+ * the front, a rank done with its own from the back of another's, each by
+ * one MPI_Fetch_and_op on the cell.  The
  * incumbent: each rank publishes its best value into a second cell of that
  * window with MPI_MIN and reads the least back (every few chunks).  At the
  * end of a loop two reductions give the least (value, position), so ties go
@@ -33,9 +36,17 @@
 typedef struct ranks {
     int rank, size;
     MPI_Win win;
-    int64_t *cell;        /* [0] the next dynamic position, [1] the least value published (rank 0's) */
+    int64_t *cell;        /* [0] the next dynamic position, [1] the least value published (rank 0's);
+                           * [2] this rank's own list: front | (back + OWN_BIAS) << 32 */
     uint64_t n, chunk, static_end, next_static;
+    bool own_left;        /* this rank's own list may have entries left */
+    int victim;           /* the next rank to steal from (== rank: none left) */
+    bool steal_first;     /* PDT_MPI_STEAL_FIRST=1 (tests): steal before taking one's own */
 } ranks;
+
+/* The back of an owned list sits biased in the cell's high half, so that
+ * thieves' failed takes (each lowers it by a chunk) never carry below zero. */
+#define OWN_BIAS (UINT64_C(1) << 30)
 
 static bool r_agree(void *user, bool mine)
 {
@@ -88,6 +99,69 @@ static int64_t r_share(void *user, int64_t mine)
     MPI_Fetch_and_op(&mine, &old, MPI_INT64_T, 0, 1, MPI_MIN, r->win);
     MPI_Win_flush(0, r->win);
     return old < mine ? old : mine;
+}
+
+static void r_own_begin(void *user, uint64_t mine)
+{
+    ranks *r = user;
+    int64_t init = (int64_t)((mine + OWN_BIAS) << 32);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Accumulate(&init, 1, MPI_INT64_T, r->rank, 2, 1, MPI_INT64_T, MPI_REPLACE, r->win);
+    MPI_Win_flush(r->rank, r->win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    r->own_left = true;
+    r->victim = r->size > 1 ? (r->rank + 1) % r->size : r->rank;
+    const char *env = getenv("PDT_MPI_STEAL_FIRST");
+    r->steal_first = env && strcmp(env, "1") == 0;
+}
+
+/* One atomic add on rank `at`'s own-list cell; the cell before it. */
+static void own_cell_add(ranks *r, int at, int64_t add, uint64_t *front, uint64_t *back)
+{
+    int64_t old = 0;
+    MPI_Fetch_and_op(&add, &old, MPI_INT64_T, at, 2, MPI_SUM, r->win);
+    MPI_Win_flush(at, r->win);
+    *front = (uint64_t)old & UINT32_MAX;
+    *back = ((uint64_t)old >> 32) - OWN_BIAS;
+}
+
+/* The owner takes from the front (front += chunk), a thief from the back
+ * (back -= chunk): both are one atomic add on the same cell, so each entry
+ * falls on the side of exactly one take, whatever their order. */
+static bool own_take(ranks *r, uint64_t chunk, int *owner, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t front, back;
+    own_cell_add(r, r->rank, (int64_t)chunk, &front, &back);
+    if (front >= back || (int64_t)back < 0) return r->own_left = false;
+    *owner = r->rank;
+    *lo = front;
+    *hi = front + chunk < back ? front + chunk : back;
+    return true;
+}
+
+static bool own_steal(ranks *r, uint64_t chunk, int *owner, uint64_t *lo, uint64_t *hi)
+{
+    while (r->victim != r->rank) {
+        uint64_t front, back;
+        own_cell_add(r, r->victim, -(int64_t)(chunk << 32), &front, &back);
+        if (front < back && (int64_t)back > 0) {
+            *owner = r->victim;
+            *hi = back;
+            *lo = back - front > chunk ? back - chunk : front;
+            return true;
+        }
+        r->victim = (r->victim + 1) % r->size;
+    }
+    return false;
+}
+
+static bool r_own_next(void *user, uint64_t chunk, int *owner, uint64_t *lo, uint64_t *hi)
+{
+    ranks *r = user;
+    chunk = chunk ? chunk : 1;
+    if (r->steal_first && own_steal(r, chunk, owner, lo, hi)) return true;
+    if (r->own_left && own_take(r, chunk, owner, lo, hi)) return true;
+    return own_steal(r, chunk, owner, lo, hi);
 }
 
 static void r_finish(void *user, int64_t *value, uint64_t *pos, bool *complete, uint64_t *work,
@@ -171,9 +245,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &r.size);
     if (provided < MPI_THREAD_SERIALIZED && r.rank == 0)
         fprintf(stderr, "pdt-mpi: this MPI does not allow calls from several threads: use --threads 1\n");
-    MPI_Win_allocate(2 * sizeof(int64_t), sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &r.cell, &r.win);
+    MPI_Win_allocate(3 * sizeof(int64_t), sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &r.cell, &r.win);
     MPI_Win_lock_all(0, r.win);
-    pdt_distributor d = {r.rank, r.size, &r, r_agree, r_begin, r_next, r_share, r_finish, r_combine, r_gather};
+    pdt_distributor d = {r.rank,    r.size,   &r,       r_agree,     r_begin,   r_next, r_share,
+                         r_finish,  r_combine, r_gather, r_own_begin, r_own_next};
     pdt_distributor_set(&d);
     if (r.rank != 0) { /* rank 0 prints and writes; the others compute */
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) return 1;

@@ -5,7 +5,9 @@
  * (--engine fused), the hypersurface backend (conics, K = 2; without its
  * warm start, so the winner comes from the enumeration the ranks share) and
  * the numeric axis backend, and the binary backend (its root features; with
- * --lexicographic now and then).
+ * --lexicographic now and then).  The engine's ranks own root positions and
+ * steal from each other's lists when done with theirs; with three ranks they
+ * steal first (PDT_MPI_STEAL_FIRST), so that stolen work decides results.
  * Every rank count runs the same instances; PDT_ORACLE_COUNT overrides how
  * many per family.  Needs PDT_MPI_BIN (pdt-mpi) and PDT_MPIEXEC (mpirun). */
 #include <jansson.h>
@@ -113,10 +115,14 @@ static bool check_case(const family *f, uint64_t seed)
         snprintf(np, sizeof np, "%d", ranks);
         snprintf(out, sizeof out, "%s/ranks%d_%llx.json", tu_tmpdir(), ranks, (unsigned long long)seed);
         char *threads = ranks == 2 ? "2" : "1"; /* two ranks of two threads once */
+        /* three ranks take from each other's lists before their own: a stolen
+         * position solved as another, or twice, or never shows */
+        setenv("PDT_MPI_STEAL_FIRST", ranks == 3 ? "1" : "0", 1);
         /* under ASan, Open MPI's own allocations kept at exit (many in components it has
          * unloaded) would be reported as leaks: the ranks check everything but leaks,
          * which the serial runs above and oracle_threads check */
-        char *argv[] = {exec, "--allow-run-as-root", "--oversubscribe", "-x", "PDT_HYPERSURFACE_WARM", "-x", "PDT_PARALLEL_MIN", "-x",
+        char *argv[] = {exec, "--allow-run-as-root", "--oversubscribe", "-x", "PDT_HYPERSURFACE_WARM", "-x", "PDT_PARALLEL_MIN",
+                        "-x", "PDT_MPI_STEAL_FIRST", "-x",
                         "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1", "-np", np,
                         mpi, "fit", "--data", data, "--rules", (char *)f->rules, "--engine", (char *)f->engine,
                         limit, k, "--threads", threads, "-o", out, last, NULL};
