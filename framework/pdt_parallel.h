@@ -51,6 +51,15 @@ typedef struct pdt_distributor {
      * each rank solves its own list). */
     void (*own_begin)(void *user, uint64_t mine);
     bool (*own_next)(void *user, uint64_t chunk, int *owner, uint64_t *lo, uint64_t *hi);
+    /* Hints between ranks (the hypersurface backend's root partitions met):
+     * post sends `bytes` bytes to every other rank without waiting; poll
+     * hands every message received since to take(); drain (collective) ends
+     * an exchange — what was posted before it is delivered to a poll or
+     * dropped, none reaches a later exchange.  A hint may be late or lost:
+     * it may only save work.  May be NULL. */
+    void (*post)(void *user, const void *buf, uint64_t bytes);
+    void (*poll)(void *user, void (*take)(void *arg, const void *buf, uint64_t bytes), void *arg);
+    void (*drain)(void *user);
 } pdt_distributor;
 
 enum {

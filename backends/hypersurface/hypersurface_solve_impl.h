@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "../../problems/classification.h"
+#include "pdt_parallel.h"
 #include "../../rules/hypersurface.h"
 
 #define HSS_MAX_G 6                          /* surface-point tables have one bit per assignment */
@@ -40,6 +41,14 @@ typedef struct hss_map {
     hss_split *val;
     int64_t *tag; /* maps without values: a position per key (hss_map_first) */
 } hss_map;
+
+/* K = 2 on ranks: the root partitions this rank tried, for the others
+ * (hypersurface_hints.c). */
+typedef struct hss_hints {
+    uint64_t *buf, *spare; /* entries of 1 + words: the position, then the partition's key */
+    size_t n, cap, cap_spare, words;
+    uint64_t sent, taken;  /* partitions told, and heard */
+} hss_hints;
 
 typedef struct hss {
     const pdt_dataset *ds;
@@ -74,6 +83,7 @@ typedef struct hss {
     bool stopped;
     uint64_t candidates, regions, memo_hits;
     hss_map *seen_shared; /* K = 2 on threads: the partitions met, shared under a lock */
+    hss_hints *hints;     /* K = 2 on ranks: the partitions tried, told to the others (else NULL) */
     atomic_bool *halt; /* K = 2 on threads: one worker stopping stops all (else NULL) */
     uint64_t n_warm;   /* K = 2: tuples of the warm start (the first of order) */
     int64_t warm_span; /* K = 2: the positions before the enumeration's (hypersurface_two.c) */
@@ -130,5 +140,11 @@ int64_t hss_certs_bound(const hss *h, const uint64_t *items, int64_t target, uin
 /* Trees of two branch nodes better than best (hypersurface_two.c), on
  * opt->threads threads and the ranks of an installed distributor. */
 pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err);
+
+/* hypersurface_hints.c */
+void hss_hints_note(hss_hints *x, const uint64_t *key, int64_t pos);
+void hss_hints_swap(hss_hints *x, hss_map *seen, const pdt_distributor *d);
+void hss_hints_end(hss_hints *x, const pdt_distributor *d);
+void hss_hints_free(hss_hints *x);
 
 #endif

@@ -225,7 +225,10 @@ static void consider_root(hss *h, hss_tree *best, uint64_t rank, const uint32_t 
     bool first;
     if (h->seen_shared) {
 #pragma omp critical(hss_seen)
-        first = hss_map_first(h->seen_shared, key, p0);
+        {
+            first = hss_map_first(h->seen_shared, key, p0);
+            if (first && h->hints) hss_hints_note(h->hints, key, p0);
+        }
     } else {
         first = hss_map_first(&h->seen, key, p0);
     }
@@ -404,6 +407,15 @@ static void share_ranks(team *tm)
     }
 }
 
+/* This rank's partitions tried, told to the other ranks; theirs entered. */
+static void share_hints(team *tm, hss *w)
+{
+    const pdt_distributor *d = tm->work.dist;
+    if (!d || !w->hints) return;
+#pragma omp critical(pdt_distributor)
+    hss_hints_swap(w->hints, w->seen_shared, d);
+}
+
 static void worker(hss *w, team *tm, const int64_t *tot)
 {
     hss_tree mine = {.pos = INT64_MAX, .value = INT64_MAX};
@@ -414,6 +426,7 @@ static void worker(hss *w, team *tm, const int64_t *tot)
         else run_chunk(w, &mine, lo, hi, tot);
         if (mine.size < 0) mine.value = INT64_MAX, mine.pos = INT64_MAX; /* a remote bound only */
         exchange(tm, &mine);
+        share_hints(tm, w);
         if (++chunks % 8 == 0) share_ranks(tm);
     }
     if (mine.size >= 0) exchange(tm, &mine);
@@ -443,6 +456,7 @@ static void between_loops(hss *h, team *tm, uint64_t chunk)
         int64_t value = b->pos >= 0 ? b->value : INT64_MAX;
         uint64_t pos = b->pos >= 0 ? (uint64_t)b->pos : UINT64_MAX, work = 0, total = 0;
         bool complete = true;
+        if (h->hints) hss_hints_end(h->hints, d);
         d->finish(d->user, &value, &pos, &complete, &work, &total);
         if (pos != UINT64_MAX && (b->pos < 0 || (uint64_t)b->pos != pos)) tree_at(h, b, value, pos);
         tm->remote = tm->remote_pos = INT64_MAX;
@@ -587,7 +601,12 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
     atomic_init(&tm.halt, false);
     pdt_work_begin(&tm.work, d, h->n_warm, 1);
     h->halt = &tm.halt;
+    hss_hints hints = {.words = h->words};
+    h->hints = d && d->post && d->poll && d->drain ? &hints : NULL;
     run_workers(h, &tm, threads, tot, chunk < 1 ? 1 : chunk > 256 ? 256 : chunk);
+    if (h->hints) hss_hints_end(h->hints, d);
+    h->hints = NULL;
+    hss_hints_free(&hints);
     h->halt = NULL;
     free(tot);
     h->workers = d ? (unsigned)d->size : threads;

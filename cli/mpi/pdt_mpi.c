@@ -42,6 +42,11 @@ typedef struct ranks {
     bool own_left;        /* this rank's own list may have entries left */
     int victim;           /* the next rank to steal from (== rank: none left) */
     bool steal_first;     /* PDT_MPI_STEAL_FIRST=1 (tests): steal before taking one's own */
+    MPI_Comm hints;       /* the hints' messages (a communicator of their own) */
+    MPI_Request *sent;    /* hints posted and not yet known delivered, with their buffers */
+    void **sent_buf;
+    int n_sent, cap_sent;
+    int ends_early;       /* ends of the current exchange received by a poll (before r_drain) */
 } ranks;
 
 /* The back of an owned list sits biased in the cell's high half, so that
@@ -164,6 +169,106 @@ static bool r_own_next(void *user, uint64_t chunk, int *owner, uint64_t *lo, uin
     return own_steal(r, chunk, owner, lo, hi);
 }
 
+/* Frees the buffers of the hints delivered (all of them when `all`). */
+static void hints_settle(ranks *r, bool all)
+{
+    int kept = 0;
+    for (int k = 0; k < r->n_sent; k++) {
+        int done = 0;
+        if (all) MPI_Wait(&r->sent[k], MPI_STATUS_IGNORE), done = 1;
+        else MPI_Test(&r->sent[k], &done, MPI_STATUS_IGNORE);
+        if (done) {
+            free(r->sent_buf[k]);
+        } else {
+            r->sent[kept] = r->sent[k];
+            r->sent_buf[kept++] = r->sent_buf[k];
+        }
+    }
+    r->n_sent = kept;
+}
+
+static void r_post(void *user, const void *buf, uint64_t bytes)
+{
+    ranks *r = user;
+    hints_settle(r, false);
+    if (bytes == 0 || bytes > INT32_MAX) return; /* an empty message ends an exchange (r_drain) */
+    for (int k = 0; k < r->size; k++) {
+        if (k == r->rank) continue;
+        if (r->n_sent == r->cap_sent) {
+            int cap = r->cap_sent ? 2 * r->cap_sent : 64;
+            MPI_Request *q = realloc(r->sent, (size_t)cap * sizeof *q);
+            if (q) r->sent = q;
+            void **b = realloc(r->sent_buf, (size_t)cap * sizeof *b);
+            if (b) r->sent_buf = b;
+            if (!q || !b) return; /* a hint may be lost */
+            r->cap_sent = cap;
+        }
+        void *copy = malloc(bytes);
+        if (!copy) return;
+        memcpy(copy, buf, bytes);
+        MPI_Isend(copy, (int)bytes, MPI_BYTE, k, 0, r->hints, &r->sent[r->n_sent]);
+        r->sent_buf[r->n_sent++] = copy;
+    }
+}
+
+/* Receives one message waiting (false: none); *bytes 0 for an exchange's end. */
+static bool hint_recv(ranks *r, bool wait, void **buf, int *bytes, int *from)
+{
+    int flag = 1;
+    MPI_Message msg;
+    MPI_Status status;
+    if (wait) MPI_Mprobe(MPI_ANY_SOURCE, 0, r->hints, &msg, &status);
+    else MPI_Improbe(MPI_ANY_SOURCE, 0, r->hints, &flag, &msg, &status);
+    if (!flag) return false;
+    MPI_Get_count(&status, MPI_BYTE, bytes);
+    *from = status.MPI_SOURCE;
+    *buf = *bytes ? malloc((size_t)*bytes) : NULL;
+    if (*bytes && !*buf) MPI_Abort(MPI_COMM_WORLD, 1); /* a message matched must be received */
+    char none;
+    MPI_Mrecv(*buf ? *buf : &none, *bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    return true;
+}
+
+static void r_poll(void *user, void (*take)(void *arg, const void *buf, uint64_t bytes), void *arg)
+{
+    ranks *r = user;
+    void *buf;
+    int bytes, from;
+    while (hint_recv(r, false, &buf, &bytes, &from)) {
+        if (bytes > 0) take(arg, buf, (uint64_t)bytes);
+        else r->ends_early++; /* a rank already in r_drain: counted there */
+        free(buf);
+    }
+    hints_settle(r, false);
+}
+
+/* Every rank sends an empty message to every other and receives until it has
+ * one from each (some may have come to a poll already): messages between two
+ * ranks arrive in order, so no hint of this exchange is left behind.  A rank
+ * cannot send the end of the next exchange before this one's is complete
+ * everywhere: a collective (the loop's finish) lies between them. */
+static void r_drain(void *user)
+{
+    ranks *r = user;
+    MPI_Request *end = malloc((size_t)r->size * sizeof *end);
+    if (!end) MPI_Abort(MPI_COMM_WORLD, 1); /* a few requests: nothing sensible is left to do */
+    int n_end = 0, ends = r->ends_early;
+    r->ends_early = 0;
+    char none = 0;
+    for (int k = 0; k < r->size; k++)
+        if (k != r->rank) MPI_Isend(&none, 0, MPI_BYTE, k, 0, r->hints, &end[n_end++]);
+    while (ends < r->size - 1) {
+        void *buf;
+        int bytes, from;
+        hint_recv(r, true, &buf, &bytes, &from);
+        ends += bytes == 0;
+        free(buf);
+    }
+    MPI_Waitall(n_end, end, MPI_STATUSES_IGNORE);
+    free(end);
+    hints_settle(r, true);
+}
+
 static void r_finish(void *user, int64_t *value, uint64_t *pos, bool *complete, uint64_t *work,
                      uint64_t *total)
 {
@@ -247,8 +352,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "pdt-mpi: this MPI does not allow calls from several threads: use --threads 1\n");
     MPI_Win_allocate(3 * sizeof(int64_t), sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &r.cell, &r.win);
     MPI_Win_lock_all(0, r.win);
-    pdt_distributor d = {r.rank,    r.size,   &r,       r_agree,     r_begin,   r_next, r_share,
-                         r_finish,  r_combine, r_gather, r_own_begin, r_own_next};
+    MPI_Comm_dup(MPI_COMM_WORLD, &r.hints);
+    pdt_distributor d = {r.rank,    r.size,    &r,       r_agree,     r_begin,    r_next, r_share, r_finish,
+                         r_combine, r_gather,  r_own_begin, r_own_next, r_post, r_poll, r_drain};
     pdt_distributor_set(&d);
     if (r.rank != 0) { /* rank 0 prints and writes; the others compute */
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) return 1;
@@ -258,6 +364,10 @@ int main(int argc, char **argv)
     int worst = 0;
     MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     pdt_distributor_set(NULL);
+    hints_settle(&r, true);
+    free(r.sent);
+    free(r.sent_buf);
+    MPI_Comm_free(&r.hints);
     MPI_Win_unlock_all(r.win);
     MPI_Win_free(&r.win);
     MPI_Finalize();
