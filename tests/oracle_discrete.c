@@ -365,21 +365,29 @@ static void test_memo_collisions(void **state)
  * the incumbent the warm start (default), the root as a leaf ("leaf": a
  * poor incumbent, so that the backend's tree is the answer and K is larger),
  * or one above the optimum ("ub:"; the optimum then often has K nodes: a K
- * one too small, or a depth limit one short of K, is caught). */
+ * one too small, or a depth limit one short of K, is caught); the backend
+ * asked at once (PDT_DISCRETE_FEW_ROWS=0), after the branch search's first
+ * region (1: stopped by its budget of rows), or after the default budget. */
 static void test_few_nodes(void **state)
 {
-    static const char *const how[] = {"leaf", "warm", "ub:"};
-    for (size_t k = 0; k < 3; k++) {
-        setenv("PDT_DISCRETE_FEW", how[k], 1);
-        few_exact = k == 2;
+    static const struct { const char *how, *rows; unsigned least; } pass[] = {
+        {"leaf", "0", 150}, {"warm", "0", 300}, {"ub:", "0", 300}, {"warm", "1", 300}, {"warm", NULL, 0},
+    };
+    for (size_t k = 0; k < sizeof pass / sizeof *pass; k++) {
+        setenv("PDT_DISCRETE_FEW", pass[k].how, 1);
+        if (pass[k].rows) setenv("PDT_DISCRETE_FEW_ROWS", pass[k].rows, 1);
+        else unsetenv("PDT_DISCRETE_FEW_ROWS");
+        few_exact = !strcmp(pass[k].how, "ub:");
         few_fits = 0;
         test_binary_sparse_without_limits(state);
         test_onehot_shared_rows(state);
         test_binary_many_columns(state);
-        print_message("few nodes (%s): %u of the 650 sparse fits without limits by the node budget\n", how[k], few_fits);
-        assert_true(few_fits >= 150);
+        print_message("few nodes (%s, rows %s): %u of the 650 sparse fits without limits by the node budget\n",
+                      pass[k].how, pass[k].rows ? pass[k].rows : "default", few_fits);
+        assert_true(few_fits >= pass[k].least);
     }
     few_exact = false;
+    unsetenv("PDT_DISCRETE_FEW_ROWS");
     setenv("PDT_DISCRETE_FEW", "off", 1);
 }
 

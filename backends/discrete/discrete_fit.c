@@ -224,9 +224,12 @@ static pdt_status adopt(dc_fit *f, pdt_model **warm)
  * the binary backend's optimum at depth <= K and size <= K is then the
  * optimum of every tree, proven without the unlimited search.  Taken when K
  * is at most DC_FEW_NODES (mushroom one-hot, λ = 0.001: C is 6 nodes and 8
- * errors, K = 6); deeper, the size-limited search costs more than the
- * branch search (docs/categorical.md, fifth pass). */
+ * errors, K = 6) and the branch search has not finished within
+ * DC_FEW_ROWS rows of searched regions (about a second on mushroom): on
+ * small data it is the faster (audiology, λ = 0.01, K = 6: 0.22 s, the
+ * backend 1.1 s).  Figures in docs/categorical.md, fifth pass. */
 #define DC_FEW_NODES 6
+#define DC_FEW_ROWS 5000000
 
 static int64_t model_cost(const dc_fit *f, const pdt_model *m)
 {
@@ -243,34 +246,51 @@ static double seconds_since(const struct timespec *t0)
 /* The environment's PDT_DISCRETE_FEW (tests): "off"; "leaf" (C is the
  * cost of the root as a leaf, not the warm start's: a poor incumbent); or
  * "ub:C" (C given: one above the optimum, so that K is as small as it may
- * be).  With "leaf" and "ub:" the backend's tree is the answer. */
+ * be).  With "leaf" and "ub:" the backend's tree is the answer.  And
+ * PDT_DISCRETE_FEW_ROWS: DC_FEW_ROWS (0: the backend first). */
 static bool few_knob(const char *what)
 {
     const char *v = getenv("PDT_DISCRETE_FEW");
     return v && !strncmp(v, what, strlen(what));
 }
 
+static uint64_t few_rows(void)
+{
+    const char *v = getenv("PDT_DISCRETE_FEW_ROWS");
+    return v ? strtoull(v, NULL, 10) : DC_FEW_ROWS;
+}
+
+/* The incumbent's cost C (the warm start's, or a test's). */
+static pdt_status few_incumbent(dc_fit *f, const pdt_model *warm, int64_t *c)
+{
+    *c = model_cost(f, warm);
+    if (few_knob("ub:")) *c = strtoll(getenv("PDT_DISCRETE_FEW") + 3, NULL, 10);
+    if (!few_knob("leaf")) return PDT_OK;
+    uint64_t *count = calloc(f->p.nc, sizeof *count), most = 0;
+    if (!count) return pdt_error_set(f->err, PDT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < f->p.n; i++)
+        if (++count[f->y[i]] > most) most = count[f->y[i]];
+    free(count);
+    *c = (int64_t)(f->p.n - most) * f->p.err_cost; /* (the leaf is among the trees of K nodes) */
+    return PDT_OK;
+}
+
+/* K, or -1 when the route is not taken. */
+static int64_t few_budget(const dc_fit *f, const pdt_model *warm, int64_t c)
+{
+    if (!warm || f->p.split_cost <= 0 || few_knob("off")) return -1;
+    int64_t k = (c - 1) / f->p.split_cost;
+    return k >= 0 && k <= DC_FEW_NODES ? k : -1;
+}
+
 /* *proven: the optimum is *few (the optimum of the trees of at most K nodes
- * and levels, see above) or, when *few is NULL, the warm start; false when K
- * is above DC_FEW_NODES or the backend stopped first. */
-static pdt_status few_nodes(dc_fit *f, const pdt_model *warm, const struct timespec *t0, pdt_model **few,
-                            bool *proven)
+ * and levels, see above) or, when *few is NULL, the warm start; false when
+ * the backend stopped first. */
+static pdt_status few_nodes(dc_fit *f, const pdt_model *warm, int64_t k, const struct timespec *t0,
+                            pdt_model **few, bool *proven)
 {
     *few = NULL;
     *proven = false;
-    if (!warm || f->p.split_cost <= 0 || few_knob("off")) return PDT_OK;
-    int64_t c = model_cost(f, warm);
-    if (few_knob("leaf")) {
-        uint64_t *count = calloc(f->p.nc, sizeof *count), most = 0;
-        if (!count) return pdt_error_set(f->err, PDT_ENOMEM, "out of memory");
-        for (size_t i = 0; i < f->p.n; i++)
-            if (++count[f->y[i]] > most) most = count[f->y[i]];
-        free(count);
-        c = (int64_t)(f->p.n - most) * f->p.err_cost; /* (the leaf is among the trees of K nodes) */
-    }
-    if (few_knob("ub:")) c = strtoll(getenv("PDT_DISCRETE_FEW") + 3, NULL, 10);
-    int64_t k = (c - 1) / f->p.split_cost;
-    if (k < 0 || k > DC_FEW_NODES) return PDT_OK;
     pdt_fit_options o = *f->opt;
     o.max_depth = o.max_size = (uint32_t)k;
     if (o.time_limit > 0 && (o.time_limit -= seconds_since(t0)) <= 0) return PDT_OK;
@@ -298,6 +318,32 @@ static pdt_status adopt_few(dc_fit *f, pdt_model **warm, pdt_model **few)
     return PDT_OK;
 }
 
+/* The branch search, or with few nodes (k >= 0): first within a budget of
+ * rows, then the backend within the node budget, then the branch search
+ * again with the time left.  *proven: the backend's answer (*few, or the
+ * warm start when NULL) is the optimum. */
+static pdt_status search(dc_fit *f, const pdt_model *warm, int64_t k, const struct timespec *t0, pdt_model **few,
+                         bool *proven)
+{
+    *proven = false;
+    uint64_t rows = k >= 0 ? few_rows() : 0;
+    if (k < 0 || rows) {
+        f->p.max_rows = rows;
+        pdt_status st = dc_solve(&f->r, &f->p, f->err);
+        f->p.max_rows = 0;
+        if (st || k < 0 || !f->r.stopped_by || strcmp(f->r.stopped_by, "work budget")) return st;
+        dc_result_clear(&f->r);
+    }
+    double t = seconds_since(t0);
+    pdt_status st = few_nodes(f, warm, k, t0, few, proven);
+    if (st || *proven) return st;
+    if (f->p.time_limit > 0 && seconds_since(t0) - t > 0.01) { /* it stopped */
+        double left = f->p.time_limit - seconds_since(t0);
+        f->p.time_limit = left > 1e-3 ? left : 1e-3;
+    }
+    return dc_solve(&f->r, &f->p, f->err);
+}
+
 static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, bool multiway,
                       pdt_error *err)
 {
@@ -310,16 +356,11 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     pdt_status st = make_features(&f, multiway);
     if (!st && !multiway) st = warm_start(&f, &warm);
     bool proven = false;
-    if (!st && !multiway) {
-        double t = seconds_since(&t0);
-        st = few_nodes(&f, warm, &t0, &few, &proven);
-        if (!st && !proven && f.p.time_limit > 0 && seconds_since(&t0) - t > 0.01) { /* it stopped */
-            double left = f.p.time_limit - seconds_since(&t0);
-            f.p.time_limit = left > 1e-3 ? left : 1e-3;
-        }
-    }
+    int64_t c = 0, k = -1;
+    if (!st && warm) st = few_incumbent(&f, warm, &c);
+    if (!st && warm) k = few_budget(&f, warm, c);
+    if (!st) st = search(&f, warm, k, &t0, &few, &proven);
     if (!st && proven) st = adopt_few(&f, &warm, &few);
-    else if (!st) st = dc_solve(&f.r, &f.p, err);
     bool warm_better = !st && warm && !f.r.optimal && model_cost(&f, warm) < f.r.cost;
     if (!st && !proven && (!f.r.found || warm_better)) {
         st = adopt(&f, &warm);
