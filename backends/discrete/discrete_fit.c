@@ -1,8 +1,9 @@
 /* The branch search (discrete.c) for two rule families: the categorical
  * family's multiway splits (one way per category of a column; numeric columns
  * cut by thresholds, two ways), and the binary family's --sparse without a
- * depth or size limit.  Builds the problem's integer costs from the options
- * and the model from the result. */
+ * depth or size limit (with few nodes, the binary backend within the node
+ * budget).  Builds the problem's integer costs from the options and the
+ * model from the result. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
