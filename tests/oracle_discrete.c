@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_impl.h"
 #include "test_util.h"
 
 #define MAX_ROWS 40
@@ -107,9 +108,22 @@ static void instance_csv(char *out, size_t cap, const instance *in, bool binary)
     }
 }
 
+/* Fits answered by the few-nodes route (the binary backend within the node budget). */
+static unsigned few_fits;
+static bool few_exact; /* its incumbent's cost one above the optimum */
+
+static void few_ub(int64_t optimum)
+{
+    char v[64];
+    snprintf(v, sizeof v, "ub:%lld", (long long)optimum + 1);
+    if (few_exact) setenv("PDT_DISCRETE_FEW", v, 1);
+}
+
 static pdt_model *fit(const pdt_dataset *ds, const char *rules, const char *sparse, uint32_t depth)
 {
-    return tu_fit(ds, rules, depth, sparse, PDT_ENGINE_AUTO);
+    pdt_model *m = tu_fit(ds, rules, depth, sparse, PDT_ENGINE_AUTO);
+    if (m && m->engine && strstr(m->engine, "node budget")) few_fits++;
+    return m;
 }
 
 static unsigned recount(const pdt_model *m, const pdt_dataset *ds) { return (unsigned)tu_training_errors(m, ds); }
@@ -203,6 +217,7 @@ static void test_binary_sparse_without_limits(void **state)
         if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
         assert_true(pdt_dataset_is_binary(ds));
         best want = brute(&in, (UINT64_C(1) << in.n) - 1, UINT32_MAX, in.b, in.a * (int64_t)in.n);
+        few_ub(want.cost);
         pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
         expect_sparse(m, ds, &in, want, "binary, no limit", csv);
         pdt_model_free(&m);
@@ -269,6 +284,7 @@ static void check_onehot(instance *in, size_t l, bool binary, const char *what)
     pdt_error err;
     if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
     best want = {onehot_optimum(in, &scratch), 0};
+    few_ub(want.cost);
     pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
     expect_sparse(m, ds, in, want, what, csv);
     assert_true(pdt_model_optimal(m));
@@ -340,6 +356,39 @@ static void test_memo_collisions(void **state)
     }
     unsetenv("PDT_DISCRETE_KEYS");
     unsetenv("PDT_DISCRETE_WEAK_HASH");
+}
+
+/* Few nodes (discrete_fit.c): a tree cheaper than an incumbent of cost C has
+ * at most K = (C − 1) / split cost nodes and levels, so the binary backend at
+ * depth and size K, with the incumbent, is the optimum.  The other tests run
+ * without it (PDT_DISCRETE_FEW=off: the branch search answers); here with it,
+ * the incumbent the warm start (default), the root as a leaf ("leaf": a
+ * poor incumbent, so that the backend's tree is the answer and K is larger),
+ * or one above the optimum ("ub:"; the optimum then often has K nodes: a K
+ * one too small, or a depth limit one short of K, is caught); the backend
+ * asked at once (PDT_DISCRETE_FEW_ROWS=0), after the branch search's first
+ * region (1: stopped by its budget of rows), or after the default budget. */
+static void test_few_nodes(void **state)
+{
+    static const struct { const char *how, *rows; unsigned least; } pass[] = {
+        {"leaf", "0", 150}, {"warm", "0", 300}, {"ub:", "0", 300}, {"warm", "1", 300}, {"warm", NULL, 0},
+    };
+    for (size_t k = 0; k < sizeof pass / sizeof *pass; k++) {
+        setenv("PDT_DISCRETE_FEW", pass[k].how, 1);
+        if (pass[k].rows) setenv("PDT_DISCRETE_FEW_ROWS", pass[k].rows, 1);
+        else unsetenv("PDT_DISCRETE_FEW_ROWS");
+        few_exact = !strcmp(pass[k].how, "ub:");
+        few_fits = 0;
+        test_binary_sparse_without_limits(state);
+        test_onehot_shared_rows(state);
+        test_binary_many_columns(state);
+        print_message("few nodes (%s, rows %s): %u of the 650 sparse fits without limits by the node budget\n",
+                      pass[k].how, pass[k].rows ? pass[k].rows : "default", few_fits);
+        assert_true(few_fits >= pass[k].least);
+    }
+    few_exact = false;
+    unsetenv("PDT_DISCRETE_FEW_ROWS");
+    setenv("PDT_DISCRETE_FEW", "off", 1);
 }
 
 /* The anytime schedule from 1, 3 and 10 evaluations on: deeper searches run
@@ -420,6 +469,8 @@ int main(void)
         cmocka_unit_test(test_multiway_model_round_trip),
         cmocka_unit_test(test_memo_collisions),
         cmocka_unit_test(test_rounds),
+        cmocka_unit_test(test_few_nodes),
     };
+    setenv("PDT_DISCRETE_FEW", "off", 1); /* the branch search itself (but in test_few_nodes) */
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

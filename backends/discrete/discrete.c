@@ -15,6 +15,7 @@ static bool out_of_time(dc_search *s)
 {
     if (s->stopped_by) return true;
     if (s->work_limit && s->evaluations >= s->work_limit) return s->stopped_by = dc_paused, true;
+    if (s->p->max_rows && s->rows >= s->p->max_rows) return s->stopped_by = "work budget", true;
     if (++s->calls & 255) return false;
     const dc_problem *p = s->p;
     if (p->stop && *p->stop) s->stopped_by = "interrupt";
@@ -201,6 +202,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     const dc_entry was = e ? *e : (dc_entry){0};
     if (out_of_time(s)) return ub;
     s->evaluations++;
+    s->rows += len;
     if (s->next_deeper && s->evaluations >= s->next_deeper && (dc_deepen(s), s->stopped_by)) return ub;
     dc_stats st = dc_region_stats(s, items, len);
     int64_t leaf = (int64_t)st.errors * p->err_cost;
@@ -508,6 +510,7 @@ static void dc_deepen(dc_search *s)
     free(t.frames);
     s->memo = t.memo; /* (it may have grown) */
     s->evaluations = t.evaluations;
+    s->rows = t.rows;
     s->calls = t.calls;
     if (t.stopped_by != dc_paused) s->deeper++;
     if (t.stopped_by && t.stopped_by != dc_paused) s->stopped_by = t.stopped_by;
