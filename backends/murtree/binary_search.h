@@ -67,6 +67,8 @@ uint64_t bc_hash(const uint64_t *bits, size_t words);
 bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m);
 /* The node for the items, made if absent; NULL when the cache is full or memory ran out. */
 bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
+/* bc_insert for items known to be absent (a bc_find just missed): no second probe. */
+bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
 /* The entry holding the optimum for (d, n) (normalised limits, d ≥ 3), or NULL. */
 const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n);
 /* The fewest nodes of a depth-2 optimum for (d ≤ 2, n ≤ 3) and its errors (d2 known). */
