@@ -120,7 +120,12 @@ static bc_node *node_alloc(bc_cache *c)
 bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf)
 {
     bc_node *nd = bc_find(c, bits, hash, m);
-    if (nd) return nd;
+    return nd ? nd : bc_insert_absent(c, bits, hash, m, leaf);
+}
+
+bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf)
+{
+    bc_node *nd;
     if (c->full || c->bytes > c->limit || c->n_nodes >= UINT32_MAX - 1) {
         c->full = true;
         return NULL;

@@ -191,7 +191,19 @@ size_t d2_prepare(d2_solver *s, const uint64_t *items, uint32_t m, size_t *W, ui
 
 /* ------------------------------------------------------------ entry points */
 
+void d2_set_seed(d2_solver *s, d2_seed_fn fn, void *user)
+{
+    s->seed = fn;
+    s->seed_user = user;
+}
+
 void d2_values(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3])
+{
+    if (s->seed && s->seed(s->seed_user, items, m, v)) return;
+    d2_values_solve(s, items, m, v);
+}
+
+void d2_values_solve(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3])
 {
     uint32_t leaf = bs_leaf(s->data, items, NULL);
     v[0] = v[1] = v[2] = leaf;

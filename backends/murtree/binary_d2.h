@@ -60,6 +60,8 @@ struct d2_solver {
     uint64_t *mask;        /* wcap: a child's items in a context's coordinates */
     d2_context ctx;
     uint64_t gens;
+    d2_seed_fn seed; /* optional: optima known elsewhere (d2_set_seed) */
+    void *seed_user;
 };
 
 /* binary_d2.c */
@@ -70,6 +72,8 @@ size_t d2_nonzero(d2_solver *s, const uint64_t *items, size_t words);
 /* Compacts the items' non-constant, distinct columns into s->M; code (may be
  * NULL) receives every feature's column. Returns F, *W the words per column. */
 size_t d2_prepare(d2_solver *s, const uint64_t *items, uint32_t m, size_t *W, uint32_t *code);
+/* d2_values without asking the seed. */
+void d2_values_solve(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3]);
 
 /* binary_d2_count.c */
 void d2_count_pairs(const d2_solver *s, const uint64_t *M, const uint64_t *c1, size_t F, size_t W,

@@ -93,10 +93,11 @@ void d2_values_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen,
                   uint32_t v[3])
 {
     d2_context *c = &s->ctx;
-    if (!gen || gen != c->gen) return d2_values(s, items, m, v);
+    if (s->seed && s->seed(s->seed_user, items, m, v)) return;
+    if (!gen || gen != c->gen) return d2_values_solve(s, items, m, v);
     if (!c->built) build(s);
     uint32_t code = c->code[f];
-    if (code == D2_CONST) return d2_values(s, items, m, v); /* not a child of a real split */
+    if (code == D2_CONST) return d2_values_solve(s, items, m, v); /* not a child of a real split */
     size_t j = code & ~D2_FLIP;
     bool ones = (side != 0) != ((code & D2_FLIP) != 0);
     if (c->last_valid && c->last_f == ((uint32_t)j | (ones ? 0 : D2_FLIP))) return sibling(s, v);

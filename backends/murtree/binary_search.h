@@ -67,6 +67,8 @@ uint64_t bc_hash(const uint64_t *bits, size_t words);
 bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m);
 /* The node for the items, made if absent; NULL when the cache is full or memory ran out. */
 bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
+/* bc_insert for items known to be absent (a bc_find just missed): no second probe. */
+bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
 /* The entry holding the optimum for (d, n) (normalised limits, d ≥ 3), or NULL. */
 const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n);
 /* The fewest nodes of a depth-2 optimum for (d ≤ 2, n ≤ 3) and its errors (d2 known). */
@@ -99,6 +101,12 @@ uint64_t d2_context_enter(d2_solver *s, const uint64_t *items, uint32_t m);
  * gen is still the current context; otherwise as d2_values. */
 void d2_values_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side,
                   uint32_t v[3]);
+/* A source of depth-2 optima already known (true: v filled), asked before the
+ * solver computes them: the values are facts about the items, so a search
+ * seeded this way takes the same path (binary_threads.c: the fresh search of
+ * the root's children, from the workers' caches). */
+typedef bool (*d2_seed_fn)(void *user, const uint64_t *items, uint32_t m, uint32_t v[3]);
+void d2_set_seed(d2_solver *s, d2_seed_fn fn, void *user);
 /* v[0] = T(items, 1, 1) alone (single counts, no pairs). */
 uint32_t d1_value(d2_solver *s, const uint64_t *items, uint32_t m);
 /* An optimal tree for depth ≤ d (1 or 2) with at most k (1..3) branch nodes; its cost. */

@@ -56,6 +56,9 @@ static void merge(bc_cache *c, bc_node *to, const bc_node *from)
     }
 }
 
+/* Called on a miss in s's own cache (bs_lookup): a node found here goes into
+ * it without probing it again (2 threads, australian-credit depth 5: 51 000
+ * of these, 5 % of the lookups). */
 bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
 {
     bt_cache *tc = s->shared->team;
@@ -68,7 +71,7 @@ bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
     pthread_mutex_lock(&sh->lock);
     const bc_node *sn = bc_find(&sh->cache, D->bits, D->hash, D->m);
     if (sn && sn->n_entries > COPY_MAX) { /* rare: merged here */
-        if ((local = bc_insert(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, sn);
+        if ((local = bc_insert_absent(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, sn);
         pthread_mutex_unlock(&sh->lock);
         return local;
     }
@@ -79,7 +82,7 @@ bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
         if (sn->n_entries) memcpy(entries, sn->entries, sn->n_entries * sizeof *entries);
     }
     pthread_mutex_unlock(&sh->lock);
-    if (found && (local = bc_insert(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, &copy);
+    if (found && (local = bc_insert_absent(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, &copy);
     return local;
 }
 

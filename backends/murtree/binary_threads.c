@@ -319,6 +319,31 @@ static void run_worker(bt_team *t, unsigned id)
 
 /* ------------------------------------------------------------ the answer */
 
+/* The depth-2 optima the workers' caches hold for the items (read only: the
+ * workers are done).  They are facts about the item set, whoever computed
+ * them, and the fresh search asks for them only where it would run the
+ * depth-2 solver itself: it visits the same subproblems, meets the same values
+ * and stores the same entries as from an empty start (the same tree), in less
+ * time — the values come from a lookup, not from the pair counts. */
+typedef struct bt_seed {
+    bs_search *const *w;
+    unsigned n;
+} bt_seed;
+
+static bool seed_d2(void *user, const uint64_t *items, uint32_t m, uint32_t v[3])
+{
+    const bt_seed *sd = user;
+    const uint64_t hash = bc_hash(items, sd->w[0]->words);
+    for (unsigned k = 0; k < sd->n; k++) {
+        const bc_node *nd = bc_find(&sd->w[k]->cache, items, hash, m);
+        if (nd && nd->d2[0] != BS_NONE && nd->d2[1] != BS_NONE && nd->d2[2] != BS_NONE) {
+            memcpy(v, nd->d2, sizeof nd->d2);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The winner's children solved by the fresh search c, against the winner's
  * rank (the bounds are the same for any run): the tree is rebuilt from c. */
 static bool canonical(bt_team *t, bs_search *c, bs_out *o)
@@ -430,10 +455,13 @@ static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, bt_work *work,
         if (st) return st;
         c->has_deadline = false, c->stop = NULL;
         errorless_regime(c, t->best.out.cost); /* the winner's rank: the same for any workers */
+        bt_seed seed = {t->w, t->n_workers};
+        if (!getenv("PDT_BINARY_NO_SEED")) d2_set_seed(bs_search_d2(c), seed_d2, &seed);
         if (!canonical(t, c, root) && !c->oom) {
             bs_search_free(&c);
             return pdt_error_set(err, PDT_EINTERNAL, "the root's subtrees vanished when solved again");
         }
+        d2_set_seed(bs_search_d2(c), NULL, NULL); /* c outlives the workers: the rebuild solves alone */
         oom |= c->oom;
         keep = c;
     } else if (!(t->best.key >> 32)) {
