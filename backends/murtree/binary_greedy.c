@@ -18,6 +18,7 @@
  * and the answer does not depend on it (binary_threads.c uses it as a bound
  * of unknown position, never as a tree). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "binary_solver.h"
 #include "bitset.h"
@@ -104,10 +105,41 @@ static uint32_t grow(bs_search *s, uint64_t *buf, uint32_t *cnt, const uint64_t 
     return size;
 }
 
+/* True when two of the items have the same features and different classes
+ * (two classes, from the item rows of binary_perfect.c): no tree separates
+ * them, so none is errorless and the greedy need not try.  False when not
+ * known (no rows, no memory): the greedy then finds out for itself. */
+static bool conflicting(const bs_search *s, const uint64_t *items)
+{
+    const size_t FW = s->bp_fw, n = s->data->n;
+    if (!s->bp_rows) return false;
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    uint32_t *slot = calloc(cap, sizeof *slot); /* item + 1 */
+    bool found = false;
+    for (size_t i = 0; slot && i < n && !found; i++) {
+        if (!(items[i / 64] >> (i % 64) & 1)) continue;
+        const uint64_t *row = s->bp_rows + i * FW;
+        uint64_t h = 0x9e3779b97f4a7c15u;
+        for (size_t w = 0; w < FW; w++) h = (h ^ row[w]) * 0xff51afd7ed558ccdu;
+        size_t p = (size_t)(h >> 17) & (cap - 1);
+        for (; slot[p] && !found; p = (p + 1) & (cap - 1)) {
+            const size_t j = slot[p] - 1;
+            if (memcmp(row, s->bp_rows + j * FW, FW * sizeof *row)) continue;
+            found = (s->data->cls[i / 64] >> (i % 64) & 1) != (s->data->cls[j / 64] >> (j % 64) & 1);
+            break; /* the same row is kept once */
+        }
+        if (!found && !slot[p]) slot[p] = (uint32_t)i + 1;
+    }
+    free(slot);
+    return found;
+}
+
 bs_value bs_greedy_errorless(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t n,
                              uint32_t first)
 {
     bs_normalise(&d, &n);
+    if (conflicting(s, items)) return BS_VNONE;
     uint64_t *buf = malloc((2 * (size_t)d + 1) * s->words * sizeof *buf);
     uint32_t *cnt = malloc((3 * s->nc + 1) * sizeof *cnt);
     const uint32_t size = buf && cnt ? grow(s, buf, cnt, items, m, d, first) : GR_NONE;
