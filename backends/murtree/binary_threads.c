@@ -65,7 +65,8 @@ typedef struct bt_team {
     bt_best best;
     pdt_work work;
     atomic_bool abort;
-    int64_t remote; /* least rank another MPI rank published (INT64_MAX: none) */
+    int64_t remote; /* least rank another MPI rank published, or a greedy errorless tree's value
+                     * (binary_greedy.c), both of no position (INT64_MAX: none) */
     br_sim sim;     /* the root's children tried so far (binary_root_sim.c) */
 } bt_team;
 
