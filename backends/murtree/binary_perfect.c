@@ -271,17 +271,24 @@ static size_t distinct(bs_search *s, const uint64_t *c, uint64_t all, uint64_t *
 }
 
 /* Solves the sample (slots below n0 count when in base, those from n0 to n
- * always), refining it until it says none, fits the items, or is full. */
+ * always), refining it until it says none, fits the items, or is full.  A
+ * tree `found` on the first sample already (not NULL) is refined at once. */
 static uint32_t sample_loop(bs_search *s, const uint64_t *items, uint64_t *c, uint64_t a, uint32_t *idx,
-                            uint32_t n, uint32_t n0, uint64_t base, uint32_t d, uint32_t k, uint32_t *depth)
+                            uint32_t n, uint32_t n0, uint64_t base, uint32_t d, uint32_t k, uint32_t *depth,
+                            const bp_tree *found)
 {
     const uint64_t low = n0 == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n0) - 1;
+    bp_tree t;
+    if (found) t = *found;
     for (;;) {
         const uint64_t all = (base & low) | ((n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) & ~low);
-        const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all, s->bp_uc, s->bp_ufid), s->bp_order};
-        bp_tree t;
         bool fits;
-        if (!w_least(&w, all, d, k, &t)) return bw_add(s, idx, all, d, k), k + 1;
+        if (!found) {
+            const bp_sample w = {s->bp_uc, s->bp_ufid, a, distinct(s, c, all, s->bp_uc, s->bp_ufid),
+                                 s->bp_order};
+            if (!w_least(&w, all, d, k, &t)) return bw_add(s, idx, all, d, k), k + 1;
+        }
+        found = NULL;
         if (refine(s, items, &t, c, &a, idx, &n, &fits)) continue;
         if (fits) *depth = t.depth ? t.depth : BP_EXACT_LEAF; /* the tree fits every item */
         return t.size; /* a lower bound: the least on a subset */
@@ -296,7 +303,7 @@ uint32_t bp_least(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, u
     uint32_t idx[64], n = 0;
     memset(c, 0, s->data->nf * sizeof *c);
     first_sample(s, items, m, BP_START, c, &a, idx, &n);
-    return sample_loop(s, items, c, a, idx, n, 0, 0, d, k, depth);
+    return sample_loop(s, items, c, a, idx, n, 0, 0, d, k, depth, NULL);
 }
 
 void bp_parent_build(bs_search *s, bp_parent *p, const uint64_t *items, uint32_t m)
@@ -311,7 +318,10 @@ void bp_parent_build(bs_search *s, bp_parent *p, const uint64_t *items, uint32_t
 }
 
 /* First the parent's sample restricted to the side, as it is; then the same
- * sample refined in the slots it leaves free (no sample of the child's own). */
+ * sample refined in the slots it leaves free (no sample of the child's own),
+ * from the tree found on it (the same tree the restricted sample's own distinct
+ * columns give: a column first of its kind on the side is first on the parent's
+ * sample too, and the search takes the first fit in feature order). */
 uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, const uint64_t *items, uint32_t m,
                      uint32_t d, uint32_t k, uint32_t *depth)
 {
@@ -325,7 +335,7 @@ uint32_t bp_least_in(bs_search *s, const bp_parent *p, uint32_t f, int side, con
     uint32_t idx[64];
     memcpy(s->bp_cols, p->c, s->data->nf * sizeof *s->bp_cols);
     memcpy(idx, p->idx, p->n * sizeof *idx);
-    return sample_loop(s, items, s->bp_cols, p->a, idx, p->n, p->n, mask, d, k, depth);
+    return sample_loop(s, items, s->bp_cols, p->a, idx, p->n, p->n, mask, d, k, depth, &t);
 }
 
 /* The feature rows: bit f of item i's row is feature f (two classes, ≤ BP_FW_MAX

@@ -132,6 +132,12 @@ void bp_clear(bs_search *s);
 void bw_add(bs_search *s, const uint32_t *idx, uint64_t slots, uint32_t d, uint32_t k);
 /* A lower bound for (D, d, n) from the witnesses D contains (0: none). */
 bs_value bw_lower(bs_search *s, const bs_set *D, uint32_t d, uint32_t n);
+/* binary_greedy.c: the size of an errorless tree of the m items within depth d
+ * and n nodes found greedily (root feature `first` when it is one), as a value
+ * (size · per_node); BS_VNONE when the greedy finds none.  An upper bound on
+ * the optimum, nothing more. */
+bs_value bs_greedy_errorless(bs_search *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t n,
+                             uint32_t first);
 /* Lexicographic below one error: true when the witnesses inside lv's node
  * cut every configuration (nl in nmin..nmax, nr = total − nl) of feature f
  * against cub, as cheap_cut would after the split; *local is then the least

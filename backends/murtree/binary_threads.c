@@ -65,7 +65,8 @@ typedef struct bt_team {
     bt_best best;
     pdt_work work;
     atomic_bool abort;
-    int64_t remote; /* least rank another MPI rank published (INT64_MAX: none) */
+    int64_t remote; /* least rank another MPI rank published, or a greedy errorless tree's value
+                     * (binary_greedy.c), both of no position (INT64_MAX: none) */
     br_sim sim;     /* the root's children tried so far (binary_root_sim.c) */
 } bt_team;
 
@@ -244,7 +245,7 @@ static int64_t bound(bt_team *t, bs_search *w, uint64_t key, bool main)
         if (t->remote < (int64_t)r) r = (bs_value)t->remote, q = UINT64_MAX; /* its position: unknown */
     }
     if (main) w->root_best = cost; /* for the progress line */
-    errorless_regime(w, cost);
+    errorless_regime(w, t->errors_only || cost < r ? cost : r); /* r: a greedy errorless bound too */
     const int64_t strict = q < key;
     if (!t->errors_only) return (int64_t)r - strict;
     return ((int64_t)r + 1 - strict) * (int64_t)w->unit - 1;
@@ -491,6 +492,10 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
         goto done;
     }
     set_incumbent(&t, main);
+    if (main->proven && !t.errors_only && t.n_features) { /* a greedy errorless tree: a bound of no position */
+        const bs_value g = bs_greedy_errorless(main, t.root.bits, t.root.m, d, n, t.features[0]);
+        if (g != BS_VNONE) t.remote = (int64_t)g;
+    }
     if (!br_sim_init(&t.sim, main->words, 2 * t.n_features * (t.nmax - t.nmin + 1))) {
         st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
         goto done;
