@@ -5,6 +5,7 @@
  * bounds) and size limits.  The optima must be equal; so must the sparse
  * optimum and min_k T(d, k)/N + α·k, and the lexicographic size and the least
  * k with T(d, k) = T(d, n), with T from the generic engine. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,60 @@ static void test_oracle_binary_optimum(void **state)
     assert_true(trials >= 500);
 }
 
+/* Random 0/1 rows: 6–7 free columns, then a column repeated twice with noise
+ * and its complement (splits alike in many ways), random labels of 2–3 classes. */
+static pdt_dataset *random_rows(tu_rng *g, size_t n)
+{
+    const uint32_t f = 6 + tu_below(g, 2), classes = 2 + tu_below(g, 2);
+    char text[4096];
+    size_t at = 0;
+    for (uint32_t j = 0; j < f + 4; j++) at += (size_t)snprintf(text + at, sizeof text - at, "c%u,", j);
+    at += (size_t)snprintf(text + at, sizeof text - at, "y\n");
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b1 = 0;
+        for (uint32_t j = 0; j < f; j++) {
+            uint32_t b = tu_below(g, 2);
+            if (j == 1) b1 = b;
+            at += (size_t)snprintf(text + at, sizeof text - at, "%u,", b);
+        }
+        uint32_t n1 = tu_below(g, 5) ? b1 : 1 - b1, n2 = tu_below(g, 5) ? b1 : 1 - b1;
+        at += (size_t)snprintf(text + at, sizeof text - at, "%u,%u,%u,%u,k%u\n", b1, n1, n2, 1 - b1,
+                               tu_below(g, classes));
+    }
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_read_csv(&ds, text, at, "rows.csv", NULL, &err)) fail_msg("%s", err.message);
+    return ds;
+}
+
+/* Few nodes, deep limits: depth 5–6 and 4–7 nodes on 12–20 such rows (many
+ * trees of equal errors and different sizes).  The default fit's values
+ * carry the nodes of the first tree met, not the fewest; a cached value of
+ * more nodes than a smaller budget allows, taken as that budget's bound, used
+ * to cut configurations with fewer errors (1 error instead of 0 on a 15-row
+ * instance at depth 5, 6 nodes).  A few instances in a thousand meet it. */
+static void test_oracle_binary_few_nodes_deep(void **state)
+{
+    (void)state;
+    tu_rng g = {1815};
+    int trials = 0;
+    for (int t = 0; t < 1200; t++) {
+        uint32_t depth = 5 + tu_below(&g, 2), size = 4 + tu_below(&g, 4);
+        pdt_dataset *ds = random_rows(&g, 12 + tu_below(&g, 9));
+        pdt_model *b = fit(ds, PDT_ENGINE_AUTO, depth, size, NULL, false);
+        uint64_t expect = generic_optimum(ds, depth, size);
+        if (b->misclassifications != expect)
+            fail_msg("trial %d (depth %u, size %u): backend %llu, generic %llu", t, depth, size,
+                     (unsigned long long)b->misclassifications, (unsigned long long)expect);
+        assert_int_equal(recount(b), b->misclassifications);
+        assert_true(b->depth <= depth && b->size <= size);
+        pdt_model_free(&b);
+        pdt_dataset_free(&ds);
+        trials++;
+    }
+    assert_true(trials >= 1200);
+}
+
 /* Sparse: the backend's exact objective equals min over k of T(d, k)/N + α·k. */
 static void test_oracle_binary_sparse(void **state)
 {
@@ -236,6 +291,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_binary_optimum),
+        cmocka_unit_test(test_oracle_binary_few_nodes_deep),
         cmocka_unit_test(test_oracle_binary_sparse),
         cmocka_unit_test(test_oracle_binary_lexicographic),
         cmocka_unit_test(test_oracle_binary_csv),

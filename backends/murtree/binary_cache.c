@@ -174,7 +174,25 @@ bs_value bc_size_floor(bs_value lb, uint32_t leaf, const uint32_t *d2, uint32_t 
     return f > lb ? f : lb;
 }
 
-bs_value bc_lower(const bc_node *node, uint32_t d, uint32_t n, bs_value unit, uint32_t per_node)
+/* The default fit (sizes not proven) keeps as a subproblem's value the errors
+ * of its optimum and the nodes of the first such tree it met, not the fewest:
+ * as a bound for smaller limits the errors hold, the nodes do not — a set
+ * solved within 5 nodes by a 5-node tree may have a 3-node tree of the same
+ * errors.  Its search only needs the errors exact, and the errors stay exact
+ * as long as no bound for n nodes counts more than n of them: then the
+ * children's bounds of a configuration add up to at most the parent's n nodes,
+ * below one error (U > n), and a configuration with fewer errors is never cut.
+ * Without the cap, a 15-row instance at depth 5 and 6 nodes lost its errorless
+ * 6-node tree to bounds of 5 + 2 + 1 nodes against an allowance of 6 and
+ * reported 1 error.  With sizes proven every value is exact and no cap is
+ * needed. */
+bs_value bc_cap_nodes(bs_value v, uint32_t n, bs_value unit)
+{
+    const bs_value nodes = v % unit;
+    return nodes > n ? v - nodes + n : v;
+}
+
+bs_value bc_lower(const bc_node *node, uint32_t d, uint32_t n, bs_value unit, uint32_t per_node, bool proven)
 {
     bs_value lb = 0;
     if ((d == 1 && node->d2[0] != BS_NONE) || (d == 2 && node->d2[1] != BS_NONE)) {
@@ -183,7 +201,8 @@ bs_value bc_lower(const bc_node *node, uint32_t d, uint32_t n, bs_value unit, ui
     }
     for (uint32_t k = 0; k < node->n_entries; k++) {
         const bc_entry *e = &node->entries[k];
-        if (e->d >= d && e->n >= n && e->lb > lb) lb = e->lb;
+        const bs_value v = per_node && !proven ? bc_cap_nodes(e->lb, n, unit) : e->lb;
+        if (e->d >= d && e->n >= n && v > lb) lb = v;
     }
     return per_node ? bc_size_floor(lb, node->leaf, node->d2, n, unit) : lb;
 }

@@ -65,7 +65,8 @@ static bs_value best_of(const br_sim *rs, const bs_search *s, const bs_set *C, u
             out += (bs_value)__builtin_popcountll(old[w] & ~C->bits[w]) * s->unit;
         if (v > out && v - out > best) best = v - out;
     }
-    return best;
+    /* a record of more nodes than n: its nodes do not bound C's when sizes are not proven */
+    return s->per_node && !s->proven ? bc_cap_nodes(best, n, s->unit) : best;
 }
 
 void br_sim_apply(const br_sim *rs, bs_search *s, bs_set *C, uint32_t d, uint32_t n)

@@ -73,8 +73,11 @@ bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint
 const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n);
 /* The fewest nodes of a depth-2 optimum for (d ≤ 2, n ≤ 3) and its errors (d2 known). */
 uint32_t bc_d2_size(const bc_node *node, uint32_t d, uint32_t n, uint32_t *errors);
-/* The best lower bound for (d, n) the node knows (0 if none), values in unit / per_node. */
-bs_value bc_lower(const bc_node *node, uint32_t d, uint32_t n, bs_value unit, uint32_t per_node);
+/* The best lower bound for (d, n) the node knows (0 if none), values in unit / per_node;
+ * with sizes not proven, its nodes capped at n (bc_cap_nodes). */
+bs_value bc_lower(const bc_node *node, uint32_t d, uint32_t n, bs_value unit, uint32_t per_node, bool proven);
+/* A bound's (errors, nodes) with at most n nodes: see binary_cache.c. */
+bs_value bc_cap_nodes(bs_value v, uint32_t n, bs_value unit);
 /* lb raised to the fewest nodes a tree with its errors needs (d2 may be NULL). */
 bs_value bc_size_floor(bs_value lb, uint32_t leaf, const uint32_t *d2, uint32_t n, bs_value unit);
 void bc_store_optimum(bc_cache *c, bc_node *node, const bc_entry *e);
