@@ -358,16 +358,20 @@ static void test_memo_collisions(void **state)
     unsetenv("PDT_DISCRETE_WEAK_HASH");
 }
 
-/* Few nodes (discrete_fit.c): a tree cheaper than an incumbent of cost C has
- * at most K = (C − 1) / split cost nodes and levels, so the binary backend at
- * depth and size K, with the incumbent, is the optimum.  The other tests run
- * without it (PDT_DISCRETE_FEW=off: the branch search answers); here with it,
- * the incumbent the warm start (default), the root as a leaf ("leaf": a
- * poor incumbent, so that the backend's tree is the answer and K is larger),
- * or one above the optimum ("ub:"; the optimum then often has K nodes: a K
- * one too small, or a depth limit one short of K, is caught); the backend
- * asked at once (PDT_DISCRETE_FEW_ROWS=0), after the branch search's first
- * region (1: stopped by its budget of rows), or after the default budget. */
+/* Few nodes (discrete_fit.c, discrete_few.c): a tree cheaper than an
+ * incumbent of cost C has at most K = (C − 1) / split cost nodes and levels,
+ * so the least of the incumbent and, for k = K..1, the binary backend's
+ * fewest errors within k nodes and levels under the bound C leaves them, is
+ * the optimum.  The other tests run without it (PDT_DISCRETE_FEW=off: the
+ * branch search answers); here with it, the incumbent the warm start
+ * (default), the root as a leaf ("leaf": a poor incumbent, so that the
+ * backend's tree is the answer and K is larger), or one above the optimum
+ * ("ub:"; the optimum then often has K nodes: a K one too small, a k
+ * skipped, a bound one error short, a depth one short of k is caught; with
+ * "leaf" and "ub:" the answer is the root as a leaf when no k beats C, not
+ * the warm start, which would hide them); the backend asked at once
+ * (PDT_DISCRETE_FEW_ROWS=0), after the branch search's first region (1:
+ * stopped by its budget of rows), or after the default budget. */
 static void test_few_nodes(void **state)
 {
     static const struct { const char *how, *rows; unsigned least; } pass[] = {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "discrete.h"
+#include "discrete_impl.h"
 #include "../../problems/classification.h"
 #include "../../rules/binary_impl.h"
 #include "model_impl.h"
@@ -222,13 +222,14 @@ static pdt_status adopt(dc_fit *f, pdt_model **warm)
 /* Few nodes.  A tree cheaper than a tree of cost C has k branch nodes with
  * k·split_cost <= C − 1 (its errors cost >= 0): k <= K = ⌊(C − 1) / split_cost⌋,
  * and so at most k <= K levels.  The cheaper of the warm start (cost C) and
- * the binary backend's optimum at depth <= K and size <= K is then the
+ * the best tree of at most K nodes and levels (dc_few_search: for each k,
+ * the binary backend's fewest errors under the bound C leaves) is then the
  * optimum of every tree, proven without the unlimited search.  Taken when K
  * is at most DC_FEW_NODES (mushroom one-hot, λ = 0.001: C is 6 nodes and 8
  * errors, K = 6) and the branch search has not finished within
  * DC_FEW_ROWS rows of searched regions (about a second on mushroom): on
  * small data it is the faster (audiology, λ = 0.01, K = 6: 0.22 s, the
- * backend 1.1 s).  Figures in docs/categorical.md, fifth pass. */
+ * backend 1.1 s).  Figures in docs/categorical.md, fifth and sixth passes. */
 #define DC_FEW_NODES 6
 #define DC_FEW_ROWS 5000000
 
@@ -284,23 +285,54 @@ static int64_t few_budget(const dc_fit *f, const pdt_model *warm, int64_t c)
     return k >= 0 && k <= DC_FEW_NODES ? k : -1;
 }
 
+/* The tree dc_few_search found, for the answer: the backend's sparse optimum
+ * within its depth and size (at most its cost, so the optimum).  The
+ * backend's accuracy fit is not asked: at --depth 6 --size 6 it misses a
+ * 6-node tree of depth 3 on an instance of the oracle (docs/categorical.md,
+ * sixth pass). */
+static pdt_status few_tree(dc_fit *f, const dc_few *fw, const struct timespec *t0, pdt_model **few)
+{
+    pdt_fit_options o = *f->opt;
+    o.max_depth = fw->depth_best;
+    o.max_size = fw->size_best;
+    if (o.time_limit > 0 && (o.time_limit -= seconds_since(t0)) <= 0) return PDT_OK;
+    pdt_status st = bs_fit(few, f->ds, &o, f->err);
+    if (st) return st;
+    if (!(*few)->optimal) { /* stopped by the time limit */
+        pdt_model_free(few);
+        return PDT_OK;
+    }
+    if (model_cost(f, *few) > fw->cost)
+        return pdt_error_set(f->err, PDT_EINTERNAL, "few nodes: the fit within depth %u and %u nodes costs "
+                             "%lld, more than the %lld found", fw->depth_best, fw->size_best,
+                             (long long)model_cost(f, *few), (long long)fw->cost);
+    return PDT_OK;
+}
+
 /* *proven: the optimum is *few (the optimum of the trees of at most K nodes
  * and levels, see above) or, when *few is NULL, the warm start; false when
- * the backend stopped first. */
-static pdt_status few_nodes(dc_fit *f, const pdt_model *warm, int64_t k, const struct timespec *t0,
+ * a limit stopped the searches first. */
+static pdt_status few_nodes(dc_fit *f, const pdt_model *warm, int64_t k, int64_t c, const struct timespec *t0,
                             pdt_model **few, bool *proven)
 {
     *few = NULL;
     *proven = false;
-    pdt_fit_options o = *f->opt;
-    o.max_depth = o.max_size = (uint32_t)k;
-    if (o.time_limit > 0 && (o.time_limit -= seconds_since(t0)) <= 0) return PDT_OK;
-    pdt_status st = bs_fit(few, f->ds, &o, f->err);
-    if (st) return st;
-    *proven = (*few)->optimal;
-    if (!*proven || (model_cost(f, *few) >= model_cost(f, warm) && !few_knob("leaf") && !few_knob("ub:")))
-        pdt_model_free(few);
-    return PDT_OK;
+    dc_few fw = {.cost = c, .err_cost = f->p.err_cost, .split_cost = f->p.split_cost, .k_max = (uint32_t)k,
+                 .time_limit = f->opt->time_limit, .stop = f->opt->stop,
+                 .memo_megabytes = f->opt->memo_megabytes};
+    if (fw.time_limit > 0 && (fw.time_limit -= seconds_since(t0)) <= 0) return PDT_OK;
+    pdt_status st = dc_few_search(&fw, f->ds, &f->enc, f->err);
+    if (st || fw.stopped) return st;
+    /* tests: the tree found is the answer, the root as a leaf when none is
+     * (not the warm start, which is the optimum of most small instances) */
+    bool test = few_knob("leaf") || few_knob("ub:");
+    if (!test && (!fw.k_best || fw.cost >= model_cost(f, warm))) {
+        *proven = true; /* the warm start */
+        return PDT_OK;
+    }
+    st = few_tree(f, &fw, t0, few);
+    *proven = !st && *few;
+    return st;
 }
 
 /* The proven few-nodes optimum (or the warm start, when *few is NULL) as the answer. */
@@ -323,8 +355,8 @@ static pdt_status adopt_few(dc_fit *f, pdt_model **warm, pdt_model **few)
  * rows, then the backend within the node budget, then the branch search
  * again with the time left.  *proven: the backend's answer (*few, or the
  * warm start when NULL) is the optimum. */
-static pdt_status search(dc_fit *f, const pdt_model *warm, int64_t k, const struct timespec *t0, pdt_model **few,
-                         bool *proven)
+static pdt_status search(dc_fit *f, const pdt_model *warm, int64_t k, int64_t c, const struct timespec *t0,
+                         pdt_model **few, bool *proven)
 {
     *proven = false;
     uint64_t rows = k >= 0 ? few_rows() : 0;
@@ -336,7 +368,7 @@ static pdt_status search(dc_fit *f, const pdt_model *warm, int64_t k, const stru
         dc_result_clear(&f->r);
     }
     double t = seconds_since(t0);
-    pdt_status st = few_nodes(f, warm, k, t0, few, proven);
+    pdt_status st = few_nodes(f, warm, k, c, t0, few, proven);
     if (st || *proven) return st;
     if (f->p.time_limit > 0 && seconds_since(t0) - t > 0.01) { /* it stopped */
         double left = f->p.time_limit - seconds_since(t0);
@@ -360,7 +392,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     int64_t c = 0, k = -1;
     if (!st && warm) st = few_incumbent(&f, warm, &c);
     if (!st && warm) k = few_budget(&f, warm, c);
-    if (!st) st = search(&f, warm, k, &t0, &few, &proven);
+    if (!st) st = search(&f, warm, k, c, &t0, &few, &proven);
     if (!st && proven) st = adopt_few(&f, &warm, &few);
     bool warm_better = !st && warm && !f.r.optimal && model_cost(&f, warm) < f.r.cost;
     if (!st && !proven && (!f.r.found || warm_better)) {

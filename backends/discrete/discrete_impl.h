@@ -97,4 +97,21 @@ pdt_status dc_make_groups(dc_search *s, pdt_error *err);
 pdt_status dc_make_floors(dc_search *s, pdt_error *err);
 pdt_status dc_make_bits(dc_search *s, pdt_error *err);
 
+/* discrete_few.c: few nodes.  In: the incumbent's cost, the costs, the node
+ * budget K (k_max) and the run's limits.  Out: cost lowered to the best tree
+ * of at most K nodes (and levels) that beats it, k_best its node limit (0:
+ * none beats it) and its depth and size; searches made; stopped when a limit
+ * ended the scan (then nothing is proven). */
+typedef struct dc_few {
+    int64_t cost, err_cost, split_cost;
+    uint32_t k_max, k_best, depth_best, size_best, searches;
+    double time_limit;
+    const volatile sig_atomic_t *stop;
+    size_t memo_megabytes;
+    bool stopped;
+} dc_few;
+
+struct bin_encoding;
+pdt_status dc_few_search(dc_few *fw, const pdt_dataset *ds, const struct bin_encoding *enc, pdt_error *err);
+
 #endif
