@@ -59,12 +59,9 @@ static int64_t w_le1(const bp_sample *w, uint64_t x)
     return -1;
 }
 
-/* Two nodes on x: f with pure side *k and a ≤ 1-node other side (*g).  A
- * stump g of x ∖ P (P the pure side) has all its violations on x — the items
- * where g differs from a, or those where it agrees — inside P, so only the
- * features with at most |P| violations (in one of the two senses) are tried:
- * they are sorted by that count once (a counting sort, counts ≤ 64). */
-static bool w_le2(const bp_sample *w, uint64_t x, uint32_t *f, int *k, int64_t *g)
+/* The features in w->order sorted by their violations on x in the better of
+ * the two senses (w->order + nf holds the counts; a counting sort, ≤ 64). */
+static void by_violations(const bp_sample *w, uint64_t x)
 {
     uint32_t start[66] = {0}, *order = w->order, *viol = w->order + w->nf;
     const uint32_t m = (uint32_t)__builtin_popcountll(x);
@@ -75,6 +72,53 @@ static bool w_le2(const bp_sample *w, uint64_t x, uint32_t *f, int *k, int64_t *
     }
     for (size_t v = 1; v < 66; v++) start[v] += start[v - 1];
     for (size_t j = 0; j < w->nf; j++) order[start[viol[j]]++] = (uint32_t)j;
+}
+
+/* Whether y ⊆ x has a ≤ 1-node tree, given the features sorted by their
+ * violations on x (by_violations): a stump of y has all its violations on x
+ * inside x ∖ y, so only those with at most p = |x ∖ y| are tried. */
+static bool has_le1(const bp_sample *w, uint64_t y, uint32_t p)
+{
+    if (w_pure(w, y)) return true;
+    const uint32_t *order = w->order, *viol = w->order + w->nf;
+    for (size_t q = 0; q < w->nf && viol[order[q]] <= p; q++) {
+        const uint64_t z = (w->c[order[q]] ^ w->a) & y;
+        if (!z || z == y) return true;
+    }
+    return false;
+}
+
+/* A necessary condition for w_le2: a stump g of x ∖ P (P a pure side of some
+ * feature, the other side not empty) has its violations on x, in one of the two
+ * senses, inside P, so inside the union of the pure sides of P's class (an
+ * empty one: g is a stump of x, every side pure).  Most calls find none, and
+ * this costs two passes of word operations against w_le2's counts and sort. */
+static bool le2_possible(const bp_sample *w, uint64_t x)
+{
+    uint64_t u[2] = {0, 0}; /* the pure sides of class 0 (in a) and of class 1 */
+    for (size_t h = 0; h < w->nf; h++) {
+        const uint64_t s1 = x & w->c[h], s0 = x & ~w->c[h];
+        if (!s0 || !s1) continue;
+        u[0] |= (s0 & ~w->a ? 0 : s0) | (s1 & ~w->a ? 0 : s1);
+        u[1] |= (s0 & w->a ? 0 : s0) | (s1 & w->a ? 0 : s1);
+    }
+    for (size_t g = 0; g < w->nf; g++) {
+        const uint64_t v = (w->c[g] ^ w->a) & x, o = x & ~v;
+        if (!(v & ~u[0]) || !(v & ~u[1]) || !(o & ~u[0]) || !(o & ~u[1])) return true;
+    }
+    return false;
+}
+
+/* Two nodes on x: f with pure side *k and a ≤ 1-node other side (*g).  A
+ * stump g of x ∖ P (P the pure side) has all its violations on x — the items
+ * where g differs from a, or those where it agrees — inside P, so only the
+ * features with at most |P| violations (in one of the two senses) are tried:
+ * they are sorted by that count once (a counting sort, counts ≤ 64). */
+static bool w_le2(const bp_sample *w, uint64_t x, uint32_t *f, int *k, int64_t *g)
+{
+    if (!le2_possible(w, x)) return false;
+    const uint32_t *order = w->order, *viol = w->order + w->nf;
+    by_violations(w, x);
     for (size_t h = 0; h < w->nf; h++) {
         const uint64_t side[2] = {x & ~w->c[h], x & w->c[h]};
         if (!side[0] || !side[1]) continue;
@@ -136,11 +180,14 @@ static bool w_least(const bp_sample *w, uint64_t all, uint32_t d, uint32_t k, bp
     int j;
     if (w_le2(w, all, &h, &j, &g)) return t->size = t->depth = 2, leaves_le2(t, f, side, 0, h, j, g), true;
     if (k == 2) return false;
+    by_violations(w, all); /* for has_le1; the tree's stumps are the first in index order */
     for (size_t r = 0; r < w->nf; r++) { /* depth 2: a stump on each side */
         const uint64_t s0 = all & ~w->c[r], s1 = all & w->c[r];
         if (!s0 || !s1) continue;
-        int64_t g0 = w_le1(w, s0), g1 = g0 == -1 ? -1 : w_le1(w, s1);
-        if (g0 == -1 || g1 == -1) continue;
+        const uint32_t p0 = (uint32_t)__builtin_popcountll(s0), p1 = (uint32_t)__builtin_popcountll(s1);
+        if (p0 >= p1 ? !has_le1(w, s0, p1) || !has_le1(w, s1, p0) : !has_le1(w, s1, p0) || !has_le1(w, s0, p1))
+            continue;
+        int64_t g0 = w_le1(w, s0), g1 = w_le1(w, s1);
         t->size = 3, t->depth = 2;
         f[0] = w->fid[r];
         g0 = g0 < 0 ? g0 : (int64_t)w->fid[g0], g1 = g1 < 0 ? g1 : (int64_t)w->fid[g1];
