@@ -42,7 +42,6 @@ void hss_hints_note(hss_hints *x, const uint64_t *key, int64_t pos)
 typedef struct take_arg {
     hss_map *seen;
     size_t words;
-    uint64_t taken;
 } take_arg;
 
 /* Another rank's message: its partitions, entered at their positions. */
@@ -54,7 +53,6 @@ static void take(void *arg, const void *buf, uint64_t bytes)
     const uint64_t n = bytes / entry;
 #pragma omp critical(hss_seen)
     for (uint64_t k = 0; k < n; k++, e += 1 + a->words) hss_map_first(a->seen, e + 1, (int64_t)e[0]);
-    a->taken += n;
 }
 
 /* Posts this rank's partitions noted since the last swap and enters the
@@ -76,12 +74,10 @@ void hss_hints_swap(hss_hints *x, hss_map *seen, const pdt_distributor *d)
     const size_t most = ((size_t)1 << 30) / entry; /* an MPI count is an int */
     for (size_t at = 0; at < n; at += most)
         d->post(d->user, buf + at * (1 + x->words), (n - at < most ? n - at : most) * entry);
-    x->sent += n;
     x->spare = buf;
     x->cap_spare = cap;
-    take_arg a = {seen, x->words, 0};
+    take_arg a = {seen, x->words};
     d->poll(d->user, take, &a);
-    x->taken += a.taken;
 }
 
 /* The end of a loop (collective): nothing of it is left in flight. */

@@ -47,7 +47,6 @@ typedef struct hss_map {
 typedef struct hss_hints {
     uint64_t *buf, *spare; /* entries of 1 + words: the position, then the partition's key */
     size_t n, cap, cap_spare, words;
-    uint64_t sent, taken;  /* partitions told, and heard */
 } hss_hints;
 
 typedef struct hss {

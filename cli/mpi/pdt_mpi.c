@@ -212,7 +212,7 @@ static void r_post(void *user, const void *buf, uint64_t bytes)
 }
 
 /* Receives one message waiting (false: none); *bytes 0 for an exchange's end. */
-static bool hint_recv(ranks *r, bool wait, void **buf, int *bytes, int *from)
+static bool hint_recv(ranks *r, bool wait, void **buf, int *bytes)
 {
     int flag = 1;
     MPI_Message msg;
@@ -221,7 +221,6 @@ static bool hint_recv(ranks *r, bool wait, void **buf, int *bytes, int *from)
     else MPI_Improbe(MPI_ANY_SOURCE, 0, r->hints, &flag, &msg, &status);
     if (!flag) return false;
     MPI_Get_count(&status, MPI_BYTE, bytes);
-    *from = status.MPI_SOURCE;
     *buf = *bytes ? malloc((size_t)*bytes) : NULL;
     if (*bytes && !*buf) MPI_Abort(MPI_COMM_WORLD, 1); /* a message matched must be received */
     char none;
@@ -233,8 +232,8 @@ static void r_poll(void *user, void (*take)(void *arg, const void *buf, uint64_t
 {
     ranks *r = user;
     void *buf;
-    int bytes, from;
-    while (hint_recv(r, false, &buf, &bytes, &from)) {
+    int bytes;
+    while (hint_recv(r, false, &buf, &bytes)) {
         if (bytes > 0) take(arg, buf, (uint64_t)bytes);
         else r->ends_early++; /* a rank already in r_drain: counted there */
         free(buf);
@@ -259,8 +258,8 @@ static void r_drain(void *user)
         if (k != r->rank) MPI_Isend(&none, 0, MPI_BYTE, k, 0, r->hints, &end[n_end++]);
     while (ends < r->size - 1) {
         void *buf;
-        int bytes, from;
-        hint_recv(r, true, &buf, &bytes, &from);
+        int bytes;
+        hint_recv(r, true, &buf, &bytes);
         ends += bytes == 0;
         free(buf);
     }
