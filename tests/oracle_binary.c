@@ -104,6 +104,21 @@ static uint64_t generic_optimum(const pdt_dataset *ds, uint32_t depth, uint32_t 
     return v;
 }
 
+/* The backend's default fit against the generic engine's optimum: the same
+ * errors, counted again on the tree, within the limits. */
+static void expect_generic(const pdt_dataset *ds, uint32_t depth, uint32_t size, const char *what)
+{
+    pdt_model *b = fit(ds, PDT_ENGINE_AUTO, depth, size, NULL, false);
+    assert_string_equal(b->engine, "binary");
+    uint64_t expect = generic_optimum(ds, depth, size);
+    if (b->misclassifications != expect)
+        fail_msg("%s, depth %u, size %u: backend %llu, generic %llu", what, depth, size,
+                 (unsigned long long)b->misclassifications, (unsigned long long)expect);
+    assert_int_equal(recount(b), b->misclassifications);
+    assert_true(b->depth <= depth && (size == PDT_UNLIMITED || b->size <= size));
+    pdt_model_free(&b);
+}
+
 static void test_oracle_binary_optimum(void **state)
 {
     (void)state;
@@ -117,16 +132,9 @@ static void test_oracle_binary_optimum(void **state)
         size_t f = 4 + tu_below(&g, (uint32_t)(dims < most + 4 ? dims - 3 : most + 1));
         pdt_dataset *ds = sample(&g, src, n, f, t % 3 == 2 ? 3 : 2);
         uint32_t size = tu_below(&g, 4) == 0 ? PDT_UNLIMITED : 1 + tu_below(&g, cap);
-        pdt_model *b = fit(ds, PDT_ENGINE_AUTO, depth, size, NULL, false);
-        assert_string_equal(b->engine, "binary");
-        uint64_t expect = generic_optimum(ds, depth, size);
-        if (b->misclassifications != expect)
-            fail_msg("trial %d (%s, %zu rows, %zu features, depth %u, size %u): backend %llu, generic %llu",
-                     t, files[t % N_FILES], n, f, depth, size, (unsigned long long)b->misclassifications,
-                     (unsigned long long)expect);
-        assert_int_equal(recount(b), b->misclassifications);
-        assert_true(b->depth <= depth && (size == PDT_UNLIMITED || b->size <= size));
-        pdt_model_free(&b);
+        char what[128];
+        snprintf(what, sizeof what, "trial %d (%s, %zu rows, %zu features)", t, files[t % N_FILES], n, f);
+        expect_generic(ds, depth, size, what);
         pdt_dataset_free(&ds);
         trials++;
     }
@@ -173,14 +181,9 @@ static void test_oracle_binary_few_nodes_deep(void **state)
     for (int t = 0; t < 1200; t++) {
         uint32_t depth = 5 + tu_below(&g, 2), size = 4 + tu_below(&g, 4);
         pdt_dataset *ds = random_rows(&g, 12 + tu_below(&g, 9));
-        pdt_model *b = fit(ds, PDT_ENGINE_AUTO, depth, size, NULL, false);
-        uint64_t expect = generic_optimum(ds, depth, size);
-        if (b->misclassifications != expect)
-            fail_msg("trial %d (depth %u, size %u): backend %llu, generic %llu", t, depth, size,
-                     (unsigned long long)b->misclassifications, (unsigned long long)expect);
-        assert_int_equal(recount(b), b->misclassifications);
-        assert_true(b->depth <= depth && b->size <= size);
-        pdt_model_free(&b);
+        char what[32];
+        snprintf(what, sizeof what, "trial %d", t);
+        expect_generic(ds, depth, size, what);
         pdt_dataset_free(&ds);
         trials++;
     }
