@@ -388,7 +388,8 @@ static void test_few_nodes(void **state)
         test_binary_many_columns(state);
         print_message("few nodes (%s, rows %s): %u of the 650 sparse fits without limits by the node budget\n",
                       pass[k].how, pass[k].rows ? pass[k].rows : "default", few_fits);
-        assert_true(few_fits >= pass[k].least);
+        if (pass[k].least) /* the default budget: the answers only (small instances finish within it) */
+            assert_true(few_fits >= pass[k].least);
     }
     few_exact = false;
     unsetenv("PDT_DISCRETE_FEW_ROWS");

@@ -132,16 +132,14 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c
         if (e && e->solved) {
             clb[v] = e->best;
         } else if (e) {
-            if (!e->looked) {
-                const dc_entry was = *e;
+            if (!e->looked) { /* (look_bound counts in frames; the memo stays where it is) */
                 int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
                                         min64(clb[v], e->lb));
-                e = dc_memo_again(&s->memo, &was);
-                if (e && lb > e->lb) e->lb = lb;
-                if (e) e->looked = true;
+                if (lb > e->lb) e->lb = lb;
+                e->looked = true;
                 clb[v] = lb > clb[v] ? lb : clb[v];
             }
-            if (e && e->lb > clb[v]) clb[v] = e->lb;
+            if (e->lb > clb[v]) clb[v] = e->lb;
         }
         sum += clb[v];
     }
@@ -287,7 +285,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     /* the table may have moved */
     e = was.hash ? dc_memo_again(&s->memo, &was) : dc_memo_get(&s->memo, items, len, rem, c, depth, !s->stopped_by);
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
-        if (e && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
+        if (e && !e->solved && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
         return ub;
     }
     if (best < ub) {
@@ -416,20 +414,18 @@ static void search_clear(dc_search *s)
 
 /* One search of the whole problem at depth <= max_depth for a tree below
  * ub; then the tree the memo holds (the root's optimum, or its best complete
- * split when stopped) into r.  *solved: the search finished and found a tree
- * below ub.  The memo is kept from run to run: an entry is what is known of
+ * split when stopped) into r.  The memo is kept from run to run: an entry is what is known of
  * a row set with a number of levels left (PDT_UNLIMITED: no limit), true
  * whatever the run's depth limit and budget — optima, and lower bounds — and
  * a run stopped part way leaves only such facts (and, for the answer, its
  * best complete splits). */
-static pdt_status run(dc_search *s, dc_result *r, bool *solved, uint32_t max_depth, int64_t ub,
-                      const uint32_t *all, pdt_error *err)
+static pdt_status run(dc_search *s, dc_result *r, uint32_t max_depth, int64_t ub, const uint32_t *all,
+                      pdt_error *err)
 {
     const dc_problem *p = s->p;
     s->max_depth = max_depth;
     uint32_t none = 0;
-    int64_t cost = solve(s, all, p->n, &none, 0, ub);
-    *solved = !s->stopped_by && cost < ub;
+    solve(s, all, p->n, &none, 0, ub);
     memset(r, 0, sizeof *r);
     dc_build b = {s, r, 0, err};
     pdt_status st = grow_nodes(&b, 1);
@@ -481,8 +477,7 @@ static pdt_status scheduled(dc_search *s, dc_result *best, bool *have, uint32_t 
                             const uint32_t *all, pdt_error *err)
 {
     dc_result r = {0};
-    bool solved = false;
-    pdt_status st = run(s, &r, &solved, depth, *have ? best->cost + 1 : given, all, err);
+    pdt_status st = run(s, &r, depth, *have ? best->cost + 1 : given, all, err);
     if (st == PDT_OK) keep_best(best, have, &r, given);
     dc_result_clear(&r);
     return st;
@@ -498,14 +493,9 @@ static void dc_deepen(dc_search *s)
     t.frames = calloc(p->nf + 1, sizeof *t.frames);
     if (!t.frames) return;
     t.next_deeper = 0;
-    t.max_depth = s->deeper;
     t.work_limit = s->evaluations + work;
-    dc_result r = {0};
-    bool solved = false;
     pdt_error err;
-    if (run(&t, &r, &solved, s->deeper, *s->have ? s->best->cost + 1 : s->given, s->all, &err) == PDT_OK)
-        keep_best(s->best, s->have, &r, s->given);
-    dc_result_clear(&r);
+    scheduled(&t, s->best, s->have, s->deeper, s->given, s->all, &err);
     for (size_t d = 0; d <= p->nf; d++) dc_frame_free(&t.frames[d]);
     free(t.frames);
     s->memo = t.memo; /* (it may have grown) */
@@ -558,8 +548,9 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         for (uint32_t d = 1; given == DC_INF && d <= DC_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++)
             st = scheduled(&s, &best, &have, d, given, all, err);
         if (st == PDT_OK && !s.stopped_by) {
-            const char *first = getenv("PDT_DISCRETE_WORK"); /* tests: deeper searches after a few evaluations */
-            s.next_deeper = given != DC_INF ? 0 : first && strtoull(first, NULL, 10) ? strtoull(first, NULL, 10) : DC_WORK;
+            const char *env = getenv("PDT_DISCRETE_WORK"); /* tests: deeper searches after a few evaluations */
+            const uint64_t first = env ? strtoull(env, NULL, 10) : 0;
+            s.next_deeper = given != DC_INF ? 0 : first ? first : DC_WORK;
             s.deeper = DC_WARM_DEPTH + 1;
             s.all = all, s.best = &best, s.have = &have, s.given = given;
             /* not solved and not stopped: nothing beats the incumbent, which is then optimal */

@@ -22,7 +22,6 @@ static void few_scan(dc_few *fw, bs_search *s, const bs_data *data)
         int64_t ub = room / fw->err_cost;
         bs_out o;
         bs_solve_items(s, &o, data->all, k, k, ub);
-        fw->searches++;
         if (bs_aborted(s) || o.cost == BS_VNONE) continue;
         /* a tree of E(k) errors, o.size <= k nodes, o.depth levels */
         int64_t cost = (int64_t)o.cost * fw->err_cost + (int64_t)o.size * fw->split_cost;
@@ -33,7 +32,6 @@ static void few_scan(dc_few *fw, bs_search *s, const bs_data *data)
 pdt_status dc_few_search(dc_few *fw, const pdt_dataset *ds, const bin_encoding *enc, pdt_error *err)
 {
     fw->k_best = 0;
-    fw->searches = 0;
     fw->stopped = false;
     bs_data data = {0};
     bs_search *s = NULL;

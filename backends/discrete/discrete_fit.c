@@ -367,11 +367,10 @@ static pdt_status search(dc_fit *f, const pdt_model *warm, int64_t k, int64_t c,
         if (st || k < 0 || !f->r.stopped_by || strcmp(f->r.stopped_by, "work budget")) return st;
         dc_result_clear(&f->r);
     }
-    double t = seconds_since(t0);
     pdt_status st = few_nodes(f, warm, k, c, t0, few, proven);
     if (st || *proven) return st;
-    if (f->p.time_limit > 0 && seconds_since(t0) - t > 0.01) { /* it stopped */
-        double left = f->p.time_limit - seconds_since(t0);
+    if (f->opt->time_limit > 0) { /* what the first search and the backend left of it */
+        double left = f->opt->time_limit - seconds_since(t0);
         f->p.time_limit = left > 1e-3 ? left : 1e-3;
     }
     return dc_solve(&f->r, &f->p, f->err);

@@ -100,11 +100,11 @@ pdt_status dc_make_bits(dc_search *s, pdt_error *err);
 /* discrete_few.c: few nodes.  In: the incumbent's cost, the costs, the node
  * budget K (k_max) and the run's limits.  Out: cost lowered to the best tree
  * of at most K nodes (and levels) that beats it, k_best its node limit (0:
- * none beats it) and its depth and size; searches made; stopped when a limit
+ * none beats it) and its depth and size; stopped when a limit
  * ended the scan (then nothing is proven). */
 typedef struct dc_few {
     int64_t cost, err_cost, split_cost;
-    uint32_t k_max, k_best, depth_best, size_best, searches;
+    uint32_t k_max, k_best, depth_best, size_best;
     double time_limit;
     const volatile sig_atomic_t *stop;
     size_t memo_megabytes;
