@@ -177,7 +177,6 @@ static void test_oracle_binary_few_nodes_deep(void **state)
 {
     (void)state;
     tu_rng g = {1815};
-    int trials = 0;
     for (int t = 0; t < 1200; t++) {
         uint32_t depth = 5 + tu_below(&g, 2), size = 4 + tu_below(&g, 4);
         pdt_dataset *ds = random_rows(&g, 12 + tu_below(&g, 9));
@@ -185,9 +184,7 @@ static void test_oracle_binary_few_nodes_deep(void **state)
         snprintf(what, sizeof what, "trial %d", t);
         expect_generic(ds, depth, size, what);
         pdt_dataset_free(&ds);
-        trials++;
     }
-    assert_true(trials >= 1200);
 }
 
 /* Sparse: the backend's exact objective equals min over k of T(d, k)/N + α·k. */

@@ -46,9 +46,7 @@ static uint32_t gini_feature(const bs_search *s, const uint64_t *D, uint32_t m, 
         const uint64_t *col = dt->cols + (size_t)f * W;
         uint32_t mr = 0;
         for (size_t c = 0; c < nc; c++) {
-            r[nc + c] = 0;
-            for (size_t w = 0; w < W; w++)
-                r[nc + c] += (uint32_t)__builtin_popcountll(D[w] & col[w] & dt->cls[c * W + w]);
+            r[nc + c] = pdt_bits_and3_count(D, col, dt->cls + c * W, W);
             r[c] = in[c] - r[nc + c];
             mr += r[nc + c];
         }

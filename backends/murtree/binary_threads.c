@@ -302,10 +302,11 @@ static void run_worker(bt_team *t, unsigned id)
                 bs_out res;
                 bs_value local = 0;
                 const uint32_t nr = t->n - 1 - nl;
-                br_sim_apply(&t->sim, w, &lv->l, t->d - 1, nl);
-                br_sim_apply(&t->sim, w, &lv->r, t->d - 1, nr);
-                if (cub >= 0 && !w->aborted && bs_root_configuration(w, t->d - 1, nl, nr, cub, &res, &local))
-                    offer(t, w, id, key, f, nl, &res);
+                if (cub >= 0 && !w->aborted) {
+                    br_sim_apply(&t->sim, w, &lv->l, t->d - 1, nl);
+                    br_sim_apply(&t->sim, w, &lv->r, t->d - 1, nr);
+                    if (bs_root_configuration(w, t->d - 1, nl, nr, cub, &res, &local)) offer(t, w, id, key, f, nl, &res);
+                }
                 if (!w->aborted) {
                     br_sim_add(&t->sim, w, &lv->l, t->d - 1, nl);
                     br_sim_add(&t->sim, w, &lv->r, t->d - 1, nr);
@@ -455,7 +456,9 @@ static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, bt_work *work,
         pdt_status st = clone(&c, main, main->cache.limit, err);
         if (st) return st;
         c->has_deadline = false, c->stop = NULL;
-        errorless_regime(c, t->best.out.cost); /* the winner's rank: the same for any workers */
+        /* the winner's rank (its value when sizes are proven, the only case the regime is for):
+         * the same for any workers, and set when another rank's winner was adopted */
+        errorless_regime(c, t->best.rank);
         bt_seed seed = {t->w, t->n_workers};
         if (!getenv("PDT_BINARY_NO_SEED")) d2_set_seed(bs_search_d2(c), seed_d2, &seed);
         if (!canonical(t, c, root) && !c->oom) {
@@ -496,10 +499,8 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
         const bs_value g = bs_greedy_errorless(main, t.root.bits, t.root.m, d, n, t.features[0]);
         if (g != BS_VNONE) t.remote = (int64_t)g;
     }
-    if (!br_sim_init(&t.sim, main->words, 2 * t.n_features * (t.nmax - t.nmin + 1))) {
-        st = pdt_error_set(err, PDT_ENOMEM, "out of memory");
-        goto done;
-    }
+    /* the root's similarity records only prune: without room for them, none (cap 0) */
+    (void)br_sim_init(&t.sim, main->words, 2 * t.n_features * (t.nmax - t.nmin + 1));
     t.n_workers = team_size(&t, main, threads);
     t.w = calloc(t.n_workers, sizeof *t.w);
     if (!t.w) {
