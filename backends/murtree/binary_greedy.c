@@ -98,7 +98,7 @@ static uint32_t grow(bs_search *s, uint64_t *buf, uint32_t *cnt, const uint64_t 
     const uint32_t f = gini_feature(s, D, m, cnt, cnt + s->nc);
     if (f == GR_NONE) return GR_NONE;
     uint32_t size = grow_split(s, buf, cnt, D, m, d, f);
-    for (uint32_t g = 0; d == 3 && size == GR_NONE && g < s->data->nf; g++)
+    for (uint32_t g = 0; d == 3 && size == GR_NONE && g < s->data->nf && !bs_tick(s); g++) /* (a time limit) */
         if (g != f) size = grow_split(s, buf, cnt, D, m, d, g);
     return size;
 }
