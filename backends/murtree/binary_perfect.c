@@ -113,12 +113,15 @@ static bool le2_possible(const bp_sample *w, uint64_t x)
  * stump g of x ∖ P (P the pure side) has all its violations on x — the items
  * where g differs from a, or those where it agrees — inside P, so only the
  * features with at most |P| violations (in one of the two senses) are tried:
- * they are sorted by that count once (a counting sort, counts ≤ 64). */
-static bool w_le2(const bp_sample *w, uint64_t x, uint32_t *f, int *k, int64_t *g)
+ * they are sorted by that count once (a counting sort, counts ≤ 64; *sorted
+ * := whether they now are, for x). */
+static bool w_le2(const bp_sample *w, uint64_t x, uint32_t *f, int *k, int64_t *g, bool *sorted)
 {
+    *sorted = false;
     if (!le2_possible(w, x)) return false;
     const uint32_t *order = w->order, *viol = w->order + w->nf;
     by_violations(w, x);
+    *sorted = true;
     for (size_t h = 0; h < w->nf; h++) {
         const uint64_t side[2] = {x & ~w->c[h], x & w->c[h]};
         if (!side[0] || !side[1]) continue;
@@ -178,9 +181,10 @@ static bool w_least(const bp_sample *w, uint64_t all, uint32_t d, uint32_t k, bp
     if (k == 1 || d == 1) return false;
     uint32_t h;
     int j;
-    if (w_le2(w, all, &h, &j, &g)) return t->size = t->depth = 2, leaves_le2(t, f, side, 0, h, j, g), true;
+    bool sorted;
+    if (w_le2(w, all, &h, &j, &g, &sorted)) return t->size = t->depth = 2, leaves_le2(t, f, side, 0, h, j, g), true;
     if (k == 2) return false;
-    by_violations(w, all); /* for has_le1; the tree's stumps are the first in index order */
+    if (!sorted) by_violations(w, all); /* for has_le1; the tree's stumps are the first in index order */
     for (size_t r = 0; r < w->nf; r++) { /* depth 2: a stump on each side */
         const uint64_t s0 = all & ~w->c[r], s1 = all & w->c[r];
         if (!s0 || !s1) continue;
@@ -200,7 +204,7 @@ static bool w_least(const bp_sample *w, uint64_t all, uint32_t d, uint32_t k, bp
         const uint64_t s[2] = {all & ~w->c[r], all & w->c[r]};
         if (!s[0] || !s[1]) continue;
         for (int p = 0; p < 2; p++) {
-            if (!w_pure(w, s[p]) || !w_le2(w, s[1 - p], &h, &j, &g)) continue;
+            if (!w_pure(w, s[p]) || !w_le2(w, s[1 - p], &h, &j, &g, &sorted)) continue;
             t->size = t->depth = 3;
             f[0] = w->fid[r];
             side[0] = (uint8_t)p, leaf(t, f, side, 1);
