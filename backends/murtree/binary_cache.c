@@ -48,14 +48,24 @@ uint64_t bc_hash(const uint64_t *bits, size_t words)
 
 static bc_node *node_at(const bc_cache *c, size_t k) { return &c->chunks[k / CHUNK_NODES][k % CHUNK_NODES]; }
 
+/* A slot: the node's index + 1 in its low half, its hash's high half above
+ * (0: empty).  A probe compares the high halves before it reads a node: a
+ * miss, and every slot a hit passes, costs no node's cache line (2 threads on
+ * australian-credit, depth 5: bc_find and its key compares were 26 % of the
+ * samples against 14 % for one thread, the caches' nodes being read from
+ * memory, not from the core's own cache). */
+static inline uint64_t slot_of(uint64_t hash, size_t k) { return (hash >> 32 << 32) | ((uint64_t)k + 1); }
+
 bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m)
 {
     if (!c->n_slots) return NULL;
-    size_t mask = c->n_slots - 1;
+    const size_t mask = c->n_slots - 1;
+    const uint64_t tag = hash >> 32;
     for (size_t p = (size_t)hash & mask;; p = (p + 1) & mask) {
-        uint32_t s = c->slots[p];
+        const uint64_t s = c->slots[p];
         if (!s) return NULL;
-        bc_node *nd = node_at(c, s - 1);
+        if (s >> 32 != tag) continue;
+        bc_node *nd = node_at(c, (uint32_t)s - 1);
         if (nd->hash == hash && nd->m == m && pdt_bits_equal(nd->key, bits, c->words)) return nd;
     }
 }
@@ -63,12 +73,13 @@ bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_
 static bool grow_slots(bc_cache *c)
 {
     size_t n = c->n_slots ? 2 * c->n_slots : 1024;
-    uint32_t *slots = calloc(n, sizeof *slots);
+    uint64_t *slots = calloc(n, sizeof *slots);
     if (!slots) return false;
     for (size_t k = 0; k < c->n_nodes; k++) {
-        size_t p = (size_t)node_at(c, k)->hash & (n - 1);
+        const uint64_t hash = node_at(c, k)->hash;
+        size_t p = (size_t)hash & (n - 1);
         while (slots[p]) p = (p + 1) & (n - 1);
-        slots[p] = (uint32_t)k + 1;
+        slots[p] = slot_of(hash, k);
     }
     c->bytes += (n - c->n_slots) * sizeof *slots;
     free(c->slots);
@@ -138,7 +149,7 @@ bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint
     *nd = (bc_node){.hash = hash, .key = key, .m = m, .leaf = leaf, .d2 = {BS_NONE, BS_NONE, BS_NONE}};
     size_t mask = c->n_slots - 1, p = (size_t)hash & mask;
     while (c->slots[p]) p = (p + 1) & mask;
-    c->slots[p] = (uint32_t)++c->n_nodes;
+    c->slots[p] = slot_of(hash, c->n_nodes++);
     return nd;
 }
 

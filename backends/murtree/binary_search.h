@@ -53,7 +53,7 @@ typedef struct bc_cache {
     size_t words;
     bc_node **chunks; /* nodes in chunks: pointers stay valid */
     size_t n_nodes, n_chunks, cap_chunks;
-    uint32_t *slots; /* open addressing: node index + 1, 0 = empty */
+    uint64_t *slots; /* open addressing: hash >> 32 << 32 | (node index + 1), 0 = empty */
     size_t n_slots;
     uint64_t **arenas; /* key storage */
     size_t n_arenas, cap_arenas, arena_used;

@@ -148,13 +148,15 @@ void bw_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }
 
+/* binary_team_cache.c: D's node filled from the team's cache (NULL: not there),
+ * and what D's node knows merged into it after D was solved; the team's
+ * word a lookup of the hash reads first, fetched ahead. */
+bc_node *bt_shared_fetch(bs_search *s, const bs_set *D);
+void bt_shared_publish(bs_search *s, const bs_set *D);
+void bt_shared_prefetch(const bs_search *s, uint64_t hash);
 /* binary_solver.c: configuration (nl, nr) of the root split held in level 0
  * (bs_level_get(s, 0)->l, r), its children at depth dch, against cub: true
  * with the tree's value and shape in *res, else a lower bound in *local. */
-/* binary_team_cache.c: D's node filled from the team's cache (NULL: not there),
- * and what D's node knows merged into it after D was solved. */
-bc_node *bt_shared_fetch(bs_search *s, const bs_set *D);
-void bt_shared_publish(bs_search *s, const bs_set *D);
 bool bs_root_configuration(bs_search *s, uint32_t dch, uint32_t nl, uint32_t nr, int64_t cub, bs_out *res,
                            bs_value *local);
 

@@ -220,6 +220,12 @@ void bs_split(bs_search *s, const bs_set *D, size_t f, bs_set *l, bs_set *r)
     l->leaf = bs_leaf_of(l->cc, nc, l->m);
     r->hash = bc_hash(rb, W);
     l->hash = bc_hash(lb, W);
+    if (s->cache.n_slots) { /* the lookups that follow (bs_lookup) start from these slots */
+        const size_t mask = s->cache.n_slots - 1;
+        __builtin_prefetch(&s->cache.slots[r->hash & mask]);
+        __builtin_prefetch(&s->cache.slots[l->hash & mask]);
+    }
+    if (s->shared) bt_shared_prefetch(s, r->hash), bt_shared_prefetch(s, l->hash);
 }
 
 void bs_lookup(bs_search *s, bs_set *D)

@@ -56,6 +56,12 @@ static void merge(bc_cache *c, bc_node *to, const bc_node *from)
     }
 }
 
+void bt_shared_prefetch(const bs_search *s, uint64_t hash)
+{
+    const size_t b = seen_bit(hash);
+    __builtin_prefetch(&s->shared->team->seen[b / 64]);
+}
+
 /* Called on a miss in s's own cache (bs_lookup): a node found here goes into
  * it without probing it again (2 threads, australian-credit depth 5: 51 000
  * of these, 5 % of the lookups). */
