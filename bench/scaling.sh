@@ -10,7 +10,8 @@
 # the checkout).  Prints the median and best wall seconds of $REPEAT
 # (default 1) interleaved rounds, the speed-ups against one thread, the
 # optimum of each run (they must agree) and the work balance line of the
-# closing note (max/mean of the root work per thread or rank).  ONLY=binary,
+# closing note (max/mean of the root work per thread or rank); CEILING=1 adds
+# two serial copies run at once, the most two cores of this machine give.  ONLY=binary,
 # hyperplane or conic runs one of them.  With N80_SECONDS = S it runs
 # conics K = 2 on N = 80 with 2 threads and a time limit of S seconds, and
 # reports the time to proof (or that the limit struck); N80_RANKS=1 adds one
@@ -64,6 +65,17 @@ once() {
   grep -o 'max/mean [0-9.]*' "$tmp/out" > "$tmp/$label.work" || echo "max/mean -" > "$tmp/$label.work"
 }
 
+# pair CMD...: two copies of a one-thread run at once; the later one's wall
+# time appended to $tmp/pair.times.  Two independent serial jobs share nothing
+# but the machine, so 2 × (one alone) / (the pair) is the most two workers
+# can gain here (CEILING=1: the machine's own ceiling for the speed-ups).
+pair() {
+  /usr/bin/time -f '%e %U' -o "$tmp/time.a" "$@" > /dev/null 2>&1 &
+  /usr/bin/time -f '%e %U' -o "$tmp/time.b" "$@" > /dev/null 2>&1
+  wait
+  sort -n "$tmp/time.a" "$tmp/time.b" | tail -1 >> "$tmp/pair.times"
+}
+
 # median of the first column of a file
 median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
@@ -76,12 +88,13 @@ case_() {
   shift 2
   local kinds="one two" k
   [[ -x $mpi && ${NOMPI:-0} == 0 ]] && kinds="one two ranks"
-  rm -f "$tmp"/{one,two,ranks}.times
+  rm -f "$tmp"/{one,two,ranks,pair}.times
   for ((r = 0; r < repeat; r++)); do
     once one "$pdt" fit --data "$data" "$@" --threads 1
     once two "$pdt" fit --data "$data" "$@" --threads 2
     [[ $kinds == *ranks* ]] &&
       once ranks mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" fit --data "$data" "$@" --threads 1
+    [[ ${CEILING:-0} == 1 ]] && pair "$pdt" fit --data "$data" "$@" --threads 1
   done
   local m1
   m1=$(median "$tmp/one.times")
@@ -98,6 +111,14 @@ case_() {
       echo
     fi
   done
+  if [[ ${CEILING:-0} == 1 ]]; then
+    local mp
+    mp=$(median "$tmp/pair.times")
+    printf '%-44s median %6.2f s; the ceiling 2 x %.2f / %.2f = %5.2f x; by round:' "$name, 2 serial copies at once" \
+      "$mp" "$m1" "$mp" "$(echo "2 * $m1 / $mp" | bc -l)"
+    paste -d' ' "$tmp/one.times" "$tmp/pair.times" | awk '{printf " %.2f", 2 * $1 / $3}'
+    echo
+  fi
 }
 
 echo "bench/scaling.sh: $(date -u +%FT%TZ), $(nproc) cores, $(git -C "$here/.." rev-parse --short HEAD)"
