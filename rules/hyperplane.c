@@ -172,6 +172,12 @@ static pdt_status hp_sides(uint64_t *left, void *state, const pdt_rule_list *lis
     for (size_t i = 0; i < st->n; i++) {
         int sg = st->sign[i];
         if (sg == 0) { /* on the hyperplane: placed by the assignment */
+            size_t k = 0;
+            while (k < st->d && def[k] != i) k++;
+            if (k < st->d) { /* defining point k itself: λ = e_k, the sign is s_k's (no GMP) */
+                if (s[k] < 0) pdt_bit_set(left, i);
+                continue;
+            }
             rows[st->d] = (uint32_t)i;
             sg = pdt_affine_weighted_sign(st->d, hp_entry_rows, &ctx, s);
             if (sg == 2) return pdt_error_set(err, PDT_EINTERNAL, "point %zu on a degenerate hyperplane", i);
