@@ -39,11 +39,13 @@ static int free_sources(void **state)
     return 0;
 }
 
-/* A DL8.5 text of n random rows and f random columns of ds; with `classes`
- * = 3 about a third of the labels are replaced by random ones in 0..2. */
+/* A DL8.5 text of n random rows and f random columns of ds (all of them when
+ * it has fewer); with `classes` = 3 about a third of the labels are replaced
+ * by random ones in 0..2. */
 static pdt_dataset *sample(tu_rng *g, const pdt_dataset *ds, size_t n, size_t f, unsigned classes)
 {
     size_t rows = pdt_dataset_rows(ds), dims = pdt_dataset_dims(ds);
+    if (f > dims) f = dims;
     size_t *col = malloc(dims * sizeof *col);
     for (size_t j = 0; j < dims; j++) col[j] = j;
     for (size_t j = 0; j < f; j++) { /* partial Fisher–Yates */
@@ -195,7 +197,8 @@ static void test_oracle_binary_sparse(void **state)
     const char *alphas[] = {"0.001", "0.01", "0.025", "1/30", "0.07", "0.0125"};
     for (int t = 0; t < 60; t++) {
         const pdt_dataset *src = sources[t % N_FILES];
-        pdt_dataset *ds = sample(&g, src, 30 + tu_below(&g, 200), 6 + tu_below(&g, 20), t % 2 ? 3 : 2);
+        const size_t n = 30 + tu_below(&g, 200), f = 6 + tu_below(&g, 20); /* drawn in this order */
+        pdt_dataset *ds = sample(&g, src, n, f, t % 2 ? 3 : 2);
         uint32_t depth = 2 + tu_below(&g, 3), cap = (1u << depth) - 1;
         const char *alpha = alphas[t % 6];
         mpq_t a, best, v;
@@ -237,7 +240,8 @@ static void test_oracle_binary_lexicographic(void **state)
     tu_rng g = {99};
     for (int t = 0; t < 60; t++) {
         const pdt_dataset *src = sources[t % N_FILES];
-        pdt_dataset *ds = sample(&g, src, 30 + tu_below(&g, 200), 6 + tu_below(&g, 26), t % 2 ? 3 : 2);
+        const size_t n = 30 + tu_below(&g, 200), f = 6 + tu_below(&g, 26); /* drawn in this order */
+        pdt_dataset *ds = sample(&g, src, n, f, t % 2 ? 3 : 2);
         uint32_t depth = 2 + tu_below(&g, 3), cap = (1u << depth) - 1;
         uint64_t best = generic_optimum(ds, depth, cap);
         uint32_t least = 0;
