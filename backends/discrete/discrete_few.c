@@ -13,20 +13,40 @@
  * after k = 6 0.4 s of CPU, alone 1.4 s). */
 #include "discrete_impl.h"
 #include "../murtree/binary_search.h"
+#include "../murtree/binary_threads.h"
 
-static void few_scan(dc_few *fw, bs_search *s, const bs_data *data)
+/* E(k) under ub: for k ≥ 3 on the backend's threaded root (its workers split
+ * the root's features; this process alone, not the ranks of an MPI job, which
+ * all run this route themselves), else serially.  o->cost is BS_VNONE when no
+ * tree is within ub.  *s may be replaced by the search holding the answer. */
+static pdt_status within(dc_few *fw, bs_search **s, const bs_data *data, uint32_t k, int64_t ub, bs_out *o,
+                         pdt_error *err)
 {
-    for (uint32_t k = fw->k_max; k >= 1 && !bs_aborted(s); k--) {
+    if (k < 3 || fw->threads == 1) {
+        bs_solve_items(*s, o, data->all, k, k, ub);
+        return PDT_OK;
+    }
+    bt_work work;
+    pdt_status st = bt_solve_root_within(s, o, &work, k, k, fw->threads, ub, true, err);
+    if (!st && (int64_t)o->cost > ub) o->cost = BS_VNONE; /* the incumbent: none within ub */
+    return st;
+}
+
+static pdt_status few_scan(dc_few *fw, bs_search **s, const bs_data *data, pdt_error *err)
+{
+    for (uint32_t k = fw->k_max; k >= 1 && !bs_aborted(*s); k--) {
         int64_t room = fw->cost - 1 - (int64_t)k * fw->split_cost;
         if (room < 0) continue; /* more nodes cost more */
         int64_t ub = room / fw->err_cost;
         bs_out o;
-        bs_solve_items(s, &o, data->all, k, k, ub);
-        if (bs_aborted(s) || o.cost == BS_VNONE) continue;
+        pdt_status st = within(fw, s, data, k, ub, &o, err);
+        if (st) return st;
+        if (bs_aborted(*s) || o.cost == BS_VNONE) continue;
         /* a tree of E(k) errors, o.size <= k nodes, o.depth levels */
         int64_t cost = (int64_t)o.cost * fw->err_cost + (int64_t)o.size * fw->split_cost;
         if (cost < fw->cost) fw->cost = cost, fw->k_best = k, fw->depth_best = o.depth, fw->size_best = o.size;
     }
+    return PDT_OK;
 }
 
 pdt_status dc_few_search(dc_few *fw, const pdt_dataset *ds, const bin_encoding *enc, pdt_error *err)
@@ -40,7 +60,7 @@ pdt_status dc_few_search(dc_few *fw, const pdt_dataset *ds, const bin_encoding *
     if (!st) st = bs_search_new(&s, &data, mb << 20, fw->time_limit, NULL, NULL, err);
     if (!st) {
         bs_set_stop(s, fw->stop);
-        few_scan(fw, s, &data);
+        st = few_scan(fw, &s, &data, err);
         fw->stopped = bs_aborted(s) || bs_out_of_memory(s);
     }
     bs_search_free(&s);

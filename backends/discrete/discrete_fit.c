@@ -12,6 +12,7 @@
 #include "../../problems/classification.h"
 #include "../../rules/binary_impl.h"
 #include "model_impl.h"
+#include "pdt_parallel.h"
 
 /* ------------------------------------------------------------ costs */
 
@@ -319,7 +320,7 @@ static pdt_status few_nodes(dc_fit *f, const pdt_model *warm, int64_t k, int64_t
     *proven = false;
     dc_few fw = {.cost = c, .err_cost = f->p.err_cost, .split_cost = f->p.split_cost, .k_max = (uint32_t)k,
                  .time_limit = f->opt->time_limit, .stop = f->opt->stop,
-                 .memo_megabytes = f->opt->memo_megabytes};
+                 .memo_megabytes = f->opt->memo_megabytes, .threads = pdt_threads_resolve(f->opt->threads)};
     if (fw.time_limit > 0 && (fw.time_limit -= seconds_since(t0)) <= 0) return PDT_OK;
     pdt_status st = dc_few_search(&fw, f->ds, &f->enc, f->err);
     if (st || fw.stopped) return st;

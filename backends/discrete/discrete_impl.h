@@ -108,6 +108,7 @@ typedef struct dc_few {
     double time_limit;
     const volatile sig_atomic_t *stop;
     size_t memo_megabytes;
+    unsigned threads; /* the backend's workers for k ≥ 3 (pdt_threads_resolve) */
     bool stopped;
 } dc_few;
 

@@ -65,8 +65,9 @@ typedef struct bt_team {
     bt_best best;
     pdt_work work;
     atomic_bool abort;
-    int64_t remote; /* least rank another MPI rank published, or a greedy errorless tree's value
-                     * (binary_greedy.c), both of no position (INT64_MAX: none) */
+    int64_t remote; /* least rank another MPI rank published, a greedy errorless tree's value
+                     * (binary_greedy.c) or the caller's bound: of no position (INT64_MAX: none) */
+    bool alone;     /* the caller's search only: not shared with the ranks of an MPI job */
     br_sim sim;     /* the root's children tried so far (binary_root_sim.c) */
 } bt_team;
 
@@ -411,7 +412,7 @@ static void warm_start(bt_team *t, bool mpi)
 
 static void run_team(bt_team *t)
 {
-    const pdt_distributor *d = pdt_distributor_get();
+    const pdt_distributor *d = t->alone ? NULL : pdt_distributor_get();
     const bool mpi = d && d->size > 1;
     warm_start(t, mpi);
     pdt_work_begin(&t->work, mpi ? d : NULL, t->n_features - t->first, 1);
@@ -484,10 +485,18 @@ static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, bt_work *work,
 pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d, uint32_t n, unsigned threads,
                          pdt_error *err)
 {
+    return bt_solve_root_within(s, root, work, d, n, threads, INT64_MAX, false, err);
+}
+
+pdt_status bt_solve_root_within(bs_search **s, bs_out *root, bt_work *work, uint32_t d, uint32_t n,
+                                unsigned threads, int64_t ub, bool alone, pdt_error *err)
+{
     bs_search *main = *s;
     const uint32_t dch = d - 1, nmax = bs_cap(dch) < n - 1 ? bs_cap(dch) : n - 1;
     bt_team t = {.d = d, .n = n, .nmin = n - 1 - nmax, .nmax = nmax, .errors_only = main->per_node && !main->proven,
-                 .remote = INT64_MAX};
+                 .remote = ub, .alone = alone};
+    if (t.errors_only && ub != INT64_MAX)
+        return pdt_error_set(err, PDT_EINTERNAL, "a bounded threaded root needs values, not errors alone");
     *work = (bt_work){0};
     pdt_status st = PDT_OK;
     if (!set_root(&t, main) || !keep_features(&t, main)) {
@@ -497,7 +506,7 @@ pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d,
     set_incumbent(&t, main);
     if (main->proven && !t.errors_only && t.n_features) { /* a greedy errorless tree: a bound of no position */
         const bs_value g = bs_greedy_errorless(main, t.root.bits, t.root.m, d, n, t.features[0]);
-        if (g != BS_VNONE) t.remote = (int64_t)g;
+        if (g != BS_VNONE && (int64_t)g < t.remote) t.remote = (int64_t)g;
     }
     /* the root's similarity records only prune: without room for them, none (cap 0) */
     (void)br_sim_init(&t.sim, main->words, 2 * t.n_features * (t.nmax - t.nmin + 1));

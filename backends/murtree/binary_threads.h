@@ -22,5 +22,11 @@ typedef struct bt_work {
  * answer (feature BS_NONE: the leaf, BS_D2: the depth-2 tree). */
 pdt_status bt_solve_root(bs_search **s, bs_out *root, bt_work *work, uint32_t d, uint32_t n, unsigned threads,
                          pdt_error *err);
+/* bt_solve_root for trees of value ≤ ub (INT64_MAX: any; values, not errors
+ * alone): *root is the least (value, position) among them, or the leaf or
+ * depth-2 incumbent, of value > ub, when there is none.  alone: the ranks of an
+ * MPI job do not take part (a search the caller runs on every rank itself). */
+pdt_status bt_solve_root_within(bs_search **s, bs_out *root, bt_work *work, uint32_t d, uint32_t n,
+                                unsigned threads, int64_t ub, bool alone, pdt_error *err);
 
 #endif
