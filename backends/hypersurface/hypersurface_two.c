@@ -444,7 +444,7 @@ static void between_loops(hss *h, team *tm, uint64_t chunk)
         tm->remote = tm->remote_pos = INT64_MAX;
     }
     tm->warm = false;
-    pdt_work_begin(&tm->work, d, h->n_tuples, chunk);
+    pdt_work_begin_in_order(&tm->work, d, h->n_tuples, chunk);
 }
 
 /* Every thread works on a clone (own scratch, caches and counts) through
@@ -562,7 +562,7 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
      * positions fit in one int64, they travel together. */
     tm.packed = h->weight_all < INT32_MAX && position(h, h->n_tuples, 0) < INT64_C(0xffffffff) - 1;
     atomic_init(&tm.halt, false);
-    pdt_work_begin(&tm.work, d, h->n_warm, 1);
+    pdt_work_begin_in_order(&tm.work, d, h->n_warm, 1);
     h->halt = &tm.halt;
     hss_hints hints = {.words = h->words};
     h->hints = d && d->post && d->poll && d->drain ? &hints : NULL;

@@ -14,7 +14,8 @@
  * framework/engine_threads.c): the first half of a loop's positions in
  * static blocks (rank r takes chunks r, r + R, r + 2R, ...), the rest handed
  * out dynamically from a counter on rank 0 (MPI_Fetch_and_op on a window,
- * passive target).  The engine's owned lists: a third cell on every rank
+ * passive target); loops begun in order (begin_in_order: the hypersurface
+ * backend's root tuples) take every chunk from the counter.  The engine's owned lists: a third cell on every rank
  * holds the front and back of that rank's list; the owner takes chunks from
  * the front, a rank done with its own from the back of another's, each by
  * one MPI_Fetch_and_op on the cell.  The
@@ -121,12 +122,12 @@ static bool r_agree(void *user, bool mine)
     return out != 0;
 }
 
-static void r_begin(void *user, uint64_t n, uint64_t chunk)
+/* A loop: its first half in static blocks (when `static_half`), the rest from the counter. */
+static void begin_loop(ranks *r, uint64_t n, uint64_t chunk, bool static_half)
 {
-    ranks *r = user;
     r->n = n;
     r->chunk = chunk ? chunk : 1;
-    uint64_t blocks = n / 2 / r->chunk;
+    uint64_t blocks = static_half ? n / 2 / r->chunk : 0;
     r->static_end = blocks * r->chunk;
     r->next_static = (uint64_t)r->rank;
     double t = now();
@@ -139,6 +140,10 @@ static void r_begin(void *user, uint64_t n, uint64_t chunk)
     MPI_Barrier(MPI_COMM_WORLD);
     tim_event("begin", t, true);
 }
+
+static void r_begin(void *user, uint64_t n, uint64_t chunk) { begin_loop(user, n, chunk, true); }
+
+static void r_begin_in_order(void *user, uint64_t n, uint64_t chunk) { begin_loop(user, n, chunk, false); }
 
 static bool r_next(void *user, uint64_t *lo, uint64_t *hi)
 {
@@ -437,7 +442,7 @@ int main(int argc, char **argv)
     MPI_Win_lock_all(0, r.win);
     MPI_Comm_dup(MPI_COMM_WORLD, &r.hints);
     pdt_distributor d = {r.rank,    r.size,    &r,       r_agree,     r_begin,    r_next, r_share, r_finish,
-                         r_combine, r_gather,  r_own_begin, r_own_next, r_post, r_poll, r_drain};
+                         r_combine, r_gather,  r_own_begin, r_own_next, r_post, r_poll, r_drain, r_begin_in_order};
     pdt_distributor_set(&d);
     if (r.rank != 0) { /* rank 0 prints and writes; the others compute */
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) return 1;
