@@ -15,13 +15,13 @@
  * static blocks (rank r takes chunks r, r + R, r + 2R, ...), the rest handed
  * out dynamically from a counter on rank 0 (MPI_Fetch_and_op on a window,
  * passive target); loops begun in order (begin_in_order: the hypersurface
- * backend's root tuples) take every chunk from the counter.  The engine's owned lists: a third cell on every rank
- * holds the front and back of that rank's list; the owner takes chunks from
- * the front, a rank done with its own from the back of another's, each by
- * one MPI_Fetch_and_op on the cell.  The
- * incumbent: each rank publishes its best value into a second cell of that
- * window with MPI_MIN and reads the least back (every few chunks).  At the
- * end of a loop two reductions give the least (value, position), so ties go
+ * backend's root tuples) take every chunk from the counter.  The engine's
+ * owned lists: a third cell on every rank holds the front and back of that
+ * rank's list; the owner takes chunks from the front, a rank done with its
+ * own from the back of another's, each by one MPI_Fetch_and_op on the cell.
+ * The incumbent: each rank publishes its best value into a second cell of
+ * that window with MPI_MIN and reads the least back (every few chunks).  At
+ * the end of a loop two reductions give the least (value, position), so ties go
  * to the first position as in the serial search.  PDT_MPI_TIMING=1 prints
  * where each rank's time went (below). */
 #include <mpi.h>
