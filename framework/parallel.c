@@ -32,7 +32,7 @@ uint64_t pdt_parallel_min(void)
     return env ? strtoull(env, NULL, 10) : UINT64_C(1) << 18;
 }
 
-void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk)
+static void work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk, bool in_order)
 {
     const char *env = getenv("PDT_WORK_LAST_FIRST");
     w->last_first = !dist && env && strcmp(env, "1") == 0;
@@ -40,7 +40,18 @@ void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64
     w->n = n;
     w->chunk = chunk ? chunk : 1;
     atomic_store_explicit(&w->next, 0, memory_order_relaxed);
-    if (dist) dist->begin(dist->user, n, w->chunk);
+    if (dist && in_order && dist->begin_in_order) dist->begin_in_order(dist->user, n, w->chunk);
+    else if (dist) dist->begin(dist->user, n, w->chunk);
+}
+
+void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk)
+{
+    work_begin(w, dist, n, chunk, false);
+}
+
+void pdt_work_begin_in_order(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk)
+{
+    work_begin(w, dist, n, chunk, true);
 }
 
 bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi)

@@ -60,6 +60,12 @@ typedef struct pdt_distributor {
     void (*post)(void *user, const void *buf, uint64_t bytes);
     void (*poll)(void *user, void (*take)(void *arg, const void *buf, uint64_t bytes), void *arg);
     void (*drain)(void *user);
+    /* Collective: as begin, but every chunk handed out in order, none in
+     * static blocks, so that the ranks stay side by side in the order (for
+     * loops whose workers skip what another met at an earlier position: a
+     * rank running ahead meets first, at later positions, what the one
+     * behind must then try again).  May be NULL: begin. */
+    void (*begin_in_order)(void *user, uint64_t n, uint64_t chunk);
 } pdt_distributor;
 
 enum {
@@ -94,6 +100,8 @@ typedef struct pdt_work {
 } pdt_work;
 
 void pdt_work_begin(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk);
+/* The same, the ranks' chunks handed out in order (begin_in_order). */
+void pdt_work_begin_in_order(pdt_work *w, const pdt_distributor *dist, uint64_t n, uint64_t chunk);
 bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi);
 
 #endif

@@ -112,6 +112,9 @@ double hss_elapsed(const hss *h);
 bool hss_first_thread(void);
 /* The time limit, and a progress report about once a second. */
 bool hss_out_of_time(hss *h);
+/* hypersurface_points.c: the tuple of colex rank r; h->order_pts (n <= 256) */
+void hss_unrank(const hss *h, uint64_t r, uint32_t *t);
+void hss_order_points(hss *h);
 static inline uint64_t hss_binom(const hss *h, size_t i, size_t k) { return h->binom[i * (h->G + 1) + k]; }
 uint64_t hss_colex_rank(const hss *h, const uint32_t *t);
 int64_t hss_leaf_cost(const hss *h, const int64_t *c);

@@ -10,24 +10,6 @@
 
 /* ------------------------------------------------------------ K = 2 */
 
-/* The tuple of colex rank r. */
-static void unrank(const hss *h, uint64_t r, uint32_t *t)
-{
-    size_t hi = h->n;
-    for (size_t k = h->G; k-- > 0;) {
-        size_t lo = k; /* largest x in [k, hi) with C(x, k+1) <= r */
-        size_t top = hi;
-        while (top - lo > 1) {
-            size_t mid = (lo + top) / 2;
-            if (hss_binom(h, mid, k + 1) <= r) lo = mid;
-            else top = mid;
-        }
-        t[k] = (uint32_t)lo;
-        r -= hss_binom(h, lo, k + 1);
-        hi = lo;
-    }
-}
-
 static void eval_rank(hss *h, const hss_region *r, uint64_t rank, const uint32_t *t, hss_split *out)
 {
     if (h->kind[rank] == 1) {
@@ -56,7 +38,7 @@ static void search_sorted(hss *h, const hss_region *r, int64_t wR, hss_split *ou
             const uint8_t *p = h->order_pts + i * h->G;
             while (k < h->G && pdt_bit_get(r->items, p[k])) t[k] = p[k], k++;
         } else {
-            unrank(h, rank, t);
+            hss_unrank(h, rank, t);
             while (k < h->G && pdt_bit_get(r->items, t[k])) k++;
         }
         if (k == h->G) eval_rank(h, r, rank, t, out);
@@ -364,7 +346,7 @@ static void run_warm(hss *h, hss_tree *best, uint64_t lo, uint64_t hi, const int
     uint32_t t[HS_MAX_LIFTED];
     for (uint64_t i = lo; i < hi && !hss_out_of_time(h); i++) {
         if (limit(best, warm_position(h, i, 0)) <= 0) return;
-        unrank(h, h->order[i], t);
+        hss_unrank(h, h->order[i], t);
         consider_tuple(h, best, h->order[i], t, tot, warm_position(h, i, 0));
     }
 }
@@ -373,7 +355,7 @@ static void run_warm(hss *h, hss_tree *best, uint64_t lo, uint64_t hi, const int
 static void run_chunk(hss *h, hss_tree *best, uint64_t lo, uint64_t hi, const int64_t *tot)
 {
     uint32_t t[HS_MAX_LIFTED];
-    unrank(h, lo, t);
+    hss_unrank(h, lo, t);
     for (uint64_t rank = lo; rank < hi; rank++) {
         if (rank % HSS_CHECK_EVERY == 0 && hss_out_of_time(h)) return;
         if (limit(best, position(h, rank, 0)) <= 0) return;
@@ -462,7 +444,7 @@ static void between_loops(hss *h, team *tm, uint64_t chunk)
         tm->remote = tm->remote_pos = INT64_MAX;
     }
     tm->warm = false;
-    pdt_work_begin(&tm->work, d, h->n_tuples, chunk);
+    pdt_work_begin_in_order(&tm->work, d, h->n_tuples, chunk);
 }
 
 /* Every thread works on a clone (own scratch, caches and counts) through
@@ -531,7 +513,7 @@ static void tree_at(hss *h, hss_tree *best, int64_t value, uint64_t pos)
     uint64_t q = (warm ? pos : pos - (uint64_t)h->warm_span) / 2, rank = q >> h->G;
     if (warm) rank = h->order[rank];
     int64_t m = (int64_t)(q & ((UINT64_C(1) << h->G) - 1)), leaf[2];
-    unrank(h, rank, best->root.t);
+    hss_unrank(h, rank, best->root.t);
     best->root.mask = m;
     root_partition(h, rank, best->root.t, m, leaf);
     best->child_left = pos % 2 == 0;
@@ -555,32 +537,13 @@ static void finish_ranks(hss *h, const pdt_distributor *d, hss_tree *best)
     if (pos != UINT64_MAX && (best->pos < 0 || (uint64_t)best->pos != pos)) tree_at(h, best, value, pos);
 }
 
-/* The points of the tuples by value (h->order), G bytes each: no unranking
- * in the regions' searches.  On the threads, in blocks (24 M tuples at
- * N = 80: seconds on one). */
-static void order_points(hss *h)
-{
-    const int64_t block = INT64_C(1) << 16, blocks = (int64_t)((h->n_order + (uint64_t)block - 1) / (uint64_t)block);
-    unsigned threads = pdt_threads_resolve(h->opt->threads);
-    if (blocks < 2) threads = 1;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-    for (int64_t b = 0; b < blocks; b++) {
-        uint32_t t[HS_MAX_LIFTED];
-        uint64_t end = (uint64_t)((b + 1) * block) < h->n_order ? (uint64_t)((b + 1) * block) : h->n_order;
-        for (uint64_t i = (uint64_t)(b * block); i < end; i++) {
-            unrank(h, h->order[i], t);
-            for (size_t k = 0; k < h->G; k++) h->order_pts[i * h->G + k] = (uint8_t)t[k];
-        }
-    }
-}
-
 /* Every root rule (tuple in colex order, every assignment) on the workers;
  * partitions that cannot beat the incumbent with a leaf child are skipped,
  * the others are tried once per worker (a partition and its mirror give the
  * same trees). */
 pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
 {
-    if (h->n <= 256 && !h->order_pts && (h->order_pts = malloc(h->n_order * h->G + 1))) order_points(h);
+    hss_order_points(h);
     pdt_status st = hss_certs_build(h, err);
     if (st) return st;
     warm_init(h);
@@ -599,7 +562,7 @@ pdt_status hss_search_two(hss *h, hss_tree *best, pdt_error *err)
      * positions fit in one int64, they travel together. */
     tm.packed = h->weight_all < INT32_MAX && position(h, h->n_tuples, 0) < INT64_C(0xffffffff) - 1;
     atomic_init(&tm.halt, false);
-    pdt_work_begin(&tm.work, d, h->n_warm, 1);
+    pdt_work_begin_in_order(&tm.work, d, h->n_warm, 1);
     h->halt = &tm.halt;
     hss_hints hints = {.words = h->words};
     h->hints = d && d->post && d->poll && d->drain ? &hints : NULL;

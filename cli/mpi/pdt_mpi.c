@@ -14,19 +14,23 @@
  * framework/engine_threads.c): the first half of a loop's positions in
  * static blocks (rank r takes chunks r, r + R, r + 2R, ...), the rest handed
  * out dynamically from a counter on rank 0 (MPI_Fetch_and_op on a window,
- * passive target).  The engine's owned lists: a third cell on every rank
- * holds the front and back of that rank's list; the owner takes chunks from
- * the front, a rank done with its own from the back of another's, each by
- * one MPI_Fetch_and_op on the cell.  The
- * incumbent: each rank publishes its best value into a second cell of that
- * window with MPI_MIN and reads the least back (every few chunks).  At the
- * end of a loop two reductions give the least (value, position), so ties go
- * to the first position as in the serial search. */
+ * passive target); loops begun in order (begin_in_order: the hypersurface
+ * backend's root tuples) take every chunk from the counter.  The engine's
+ * owned lists: a third cell on every rank holds the front and back of that
+ * rank's list; the owner takes chunks from the front, a rank done with its
+ * own from the back of another's, each by one MPI_Fetch_and_op on the cell.
+ * The incumbent: each rank publishes its best value into a second cell of
+ * that window with MPI_MIN and reads the least back (every few chunks).  At
+ * the end of a loop two reductions give the least (value, position), so ties go
+ * to the first position as in the serial search.  PDT_MPI_TIMING=1 prints
+ * where each rank's time went (below). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../outputs.h"
 #include "pdt_parallel.h"
@@ -53,22 +57,80 @@ typedef struct ranks {
  * thieves' failed takes (each lowers it by a chunk) never carry below zero. */
 #define OWN_BIAS (UINT64_C(1) << 30)
 
+/* PDT_MPI_TIMING=1 (measurements, docs/scaling.md): each rank prints to the
+ * stderr it started with (before rank 0's peers are silenced) its MPI_Init,
+ * command and MPI_Finalize times, every collective of the distributor (when
+ * entered, process CPU then, time spent in it: mostly waiting for the other
+ * ranks), then a summary: time waiting in collectives and in one-sided
+ * operations, chunks fetched, bounds shared, hint messages and bytes.  Off:
+ * one test of a pointer per call. */
+typedef struct timing {
+    FILE *out;          /* NULL: off */
+    double t0;          /* before MPI_Init */
+    double collective;  /* seconds in the distributor's collectives */
+    double onesided;    /* seconds in MPI_Fetch_and_op and its flush */
+    uint64_t nexts, shares, posts, post_bytes, recvs, recv_bytes;
+} timing;
+
+static timing tim;
+
+static double now(void)
+{
+    if (!tim.out) return 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* `what`, begun at `since`, ends now (a collective when `collective`). */
+static void tim_event(const char *what, double since, bool collective)
+{
+    if (!tim.out) return;
+    double t = now();
+    if (collective) tim.collective += t - since;
+    fprintf(tim.out, "pdt-mpi timing: %-8s at %.3f s (cpu %.3f s) took %.4f s\n", what, since - tim.t0, cpu(),
+            t - since);
+}
+
+static void tim_summary(int rank)
+{
+    if (!tim.out) return;
+    fprintf(tim.out,
+            "pdt-mpi timing: rank %d: %.3f s from before MPI_Init, %.3f s cpu, %.3f s in collectives, %.4f s in "
+            "one-sided operations; chunks fetched %llu, bounds shared %llu, hints posted %llu (%llu bytes), "
+            "received %llu (%llu bytes)\n",
+            rank, now() - tim.t0, cpu(), tim.collective, tim.onesided, (unsigned long long)tim.nexts,
+            (unsigned long long)tim.shares, (unsigned long long)tim.posts, (unsigned long long)tim.post_bytes,
+            (unsigned long long)tim.recvs, (unsigned long long)tim.recv_bytes);
+    fclose(tim.out);
+}
+
 static bool r_agree(void *user, bool mine)
 {
     (void)user;
     int in = mine, out = 0;
+    double t = now();
     MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    tim_event("agree", t, true);
     return out != 0;
 }
 
-static void r_begin(void *user, uint64_t n, uint64_t chunk)
+/* A loop: its first half in static blocks (when `static_half`), the rest from the counter. */
+static void begin_loop(ranks *r, uint64_t n, uint64_t chunk, bool static_half)
 {
-    ranks *r = user;
     r->n = n;
     r->chunk = chunk ? chunk : 1;
-    uint64_t blocks = n / 2 / r->chunk;
+    uint64_t blocks = static_half ? n / 2 / r->chunk : 0;
     r->static_end = blocks * r->chunk;
     r->next_static = (uint64_t)r->rank;
+    double t = now();
     MPI_Barrier(MPI_COMM_WORLD);
     if (r->rank == 0) {
         int64_t init[2] = {(int64_t)r->static_end, INT64_MAX};
@@ -76,7 +138,12 @@ static void r_begin(void *user, uint64_t n, uint64_t chunk)
         MPI_Win_flush(0, r->win);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    tim_event("begin", t, true);
 }
+
+static void r_begin(void *user, uint64_t n, uint64_t chunk) { begin_loop(user, n, chunk, true); }
+
+static void r_begin_in_order(void *user, uint64_t n, uint64_t chunk) { begin_loop(user, n, chunk, false); }
 
 static bool r_next(void *user, uint64_t *lo, uint64_t *hi)
 {
@@ -89,8 +156,11 @@ static bool r_next(void *user, uint64_t *lo, uint64_t *hi)
         return true;
     }
     int64_t add = (int64_t)r->chunk, old = 0;
+    tim.nexts++;
+    double t = now();
     MPI_Fetch_and_op(&add, &old, MPI_INT64_T, 0, 0, MPI_SUM, r->win);
     MPI_Win_flush(0, r->win);
+    tim.onesided += now() - t;
     if ((uint64_t)old >= r->n) return false;
     *lo = (uint64_t)old;
     *hi = *lo + r->chunk < r->n ? *lo + r->chunk : r->n;
@@ -101,8 +171,11 @@ static int64_t r_share(void *user, int64_t mine)
 {
     ranks *r = user;
     int64_t old = INT64_MAX;
+    tim.shares++;
+    double t = now();
     MPI_Fetch_and_op(&mine, &old, MPI_INT64_T, 0, 1, MPI_MIN, r->win);
     MPI_Win_flush(0, r->win);
+    tim.onesided += now() - t;
     return old < mine ? old : mine;
 }
 
@@ -110,10 +183,12 @@ static void r_own_begin(void *user, uint64_t mine)
 {
     ranks *r = user;
     int64_t init = (int64_t)((mine + OWN_BIAS) << 32);
+    double t = now();
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Accumulate(&init, 1, MPI_INT64_T, r->rank, 2, 1, MPI_INT64_T, MPI_REPLACE, r->win);
     MPI_Win_flush(r->rank, r->win);
     MPI_Barrier(MPI_COMM_WORLD);
+    tim_event("own", t, true);
     r->own_left = true;
     r->victim = r->size > 1 ? (r->rank + 1) % r->size : r->rank;
     const char *env = getenv("PDT_MPI_STEAL_FIRST");
@@ -207,6 +282,7 @@ static void r_post(void *user, const void *buf, uint64_t bytes)
         if (!copy) return;
         memcpy(copy, buf, bytes);
         MPI_Isend(copy, (int)bytes, MPI_BYTE, k, 0, r->hints, &r->sent[r->n_sent]);
+        tim.posts++, tim.post_bytes += bytes;
         r->sent_buf[r->n_sent++] = copy;
     }
 }
@@ -225,6 +301,7 @@ static bool hint_recv(ranks *r, bool wait, void **buf, int *bytes)
     if (*bytes && !*buf) MPI_Abort(MPI_COMM_WORLD, 1); /* a message matched must be received */
     char none;
     MPI_Mrecv(*buf ? *buf : &none, *bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    if (*bytes) tim.recvs++, tim.recv_bytes += (uint64_t)*bytes;
     return true;
 }
 
@@ -249,6 +326,7 @@ static void r_poll(void *user, void (*take)(void *arg, const void *buf, uint64_t
 static void r_drain(void *user)
 {
     ranks *r = user;
+    double t = now();
     MPI_Request *end = malloc((size_t)r->size * sizeof *end);
     if (!end) MPI_Abort(MPI_COMM_WORLD, 1); /* a few requests: nothing sensible is left to do */
     int n_end = 0, ends = r->ends_early;
@@ -266,6 +344,7 @@ static void r_drain(void *user)
     MPI_Waitall(n_end, end, MPI_STATUSES_IGNORE);
     free(end);
     hints_settle(r, true);
+    tim_event("drain", t, true);
 }
 
 static void r_finish(void *user, int64_t *value, uint64_t *pos, bool *complete, uint64_t *work,
@@ -273,6 +352,7 @@ static void r_finish(void *user, int64_t *value, uint64_t *pos, bool *complete, 
 {
     (void)user;
     int64_t least = INT64_MAX;
+    double t = now();
     MPI_Allreduce(value, &least, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
     uint64_t mine = *value == least ? *pos : UINT64_MAX, first = UINT64_MAX;
     MPI_Allreduce(&mine, &first, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
@@ -284,6 +364,7 @@ static void r_finish(void *user, int64_t *value, uint64_t *pos, bool *complete, 
     MPI_Allreduce(&w, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     *work = most;
     *total = sum;
+    tim_event("finish", t, true);
 }
 
 static void r_combine(void *user, void *buf, uint64_t n, int how)
@@ -293,15 +374,18 @@ static void r_combine(void *user, void *buf, uint64_t n, int how)
     MPI_Op op = how == PDT_COMBINE_OR ? MPI_BOR : how == PDT_COMBINE_MIN ? MPI_MIN : MPI_MAX;
     size_t size = how == PDT_COMBINE_MAXB ? 1 : 8;
     const uint64_t step = UINT64_C(1) << 26; /* MPI counts are int */
+    double t = now();
     for (uint64_t at = 0; at < n; at += step) {
         int count = (int)(n - at < step ? n - at : step);
         MPI_Allreduce(MPI_IN_PLACE, (char *)buf + at * size, count, type, op, MPI_COMM_WORLD);
     }
+    tim_event("combine", t, true);
 }
 
 static void *r_gather(void *user, const void *mine, uint64_t bytes, uint64_t *total)
 {
     ranks *r = user;
+    double t = now();
     int *counts = malloc(2 * (size_t)r->size * sizeof *counts);
     if (!counts) MPI_Abort(MPI_COMM_WORLD, 1); /* a few ints: nothing sensible is left to do */
     int *at = counts + r->size, own = bytes > INT32_MAX ? -1 : (int)bytes;
@@ -318,6 +402,7 @@ static void *r_gather(void *user, const void *mine, uint64_t bytes, uint64_t *to
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (all_ok) MPI_Allgatherv(mine, own, MPI_BYTE, out, counts, at, MPI_BYTE, MPI_COMM_WORLD);
     free(counts);
+    tim_event("gather", t, true);
     if (!all_ok) {
         free(out);
         return NULL;
@@ -342,8 +427,12 @@ static void prefer_shared_memory(void)
 int main(int argc, char **argv)
 {
     int provided = 0;
+    const char *timing_env = getenv("PDT_MPI_TIMING");
+    if (timing_env && strcmp(timing_env, "1") == 0) tim.out = fdopen(dup(2), "w");
+    tim.t0 = now();
     prefer_shared_memory();
     MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+    tim_event("init", tim.t0, false);
     ranks r = {0};
     MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &r.size);
@@ -353,15 +442,19 @@ int main(int argc, char **argv)
     MPI_Win_lock_all(0, r.win);
     MPI_Comm_dup(MPI_COMM_WORLD, &r.hints);
     pdt_distributor d = {r.rank,    r.size,    &r,       r_agree,     r_begin,    r_next, r_share, r_finish,
-                         r_combine, r_gather,  r_own_begin, r_own_next, r_post, r_poll, r_drain};
+                         r_combine, r_gather,  r_own_begin, r_own_next, r_post, r_poll, r_drain, r_begin_in_order};
     pdt_distributor_set(&d);
     if (r.rank != 0) { /* rank 0 prints and writes; the others compute */
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) return 1;
         cli_outputs_discard = true;
     }
+    double t = now();
     int code = pdt_cli_main(argc, argv);
+    tim_event("command", t, false);
     int worst = 0;
+    t = now();
     MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    tim_event("exit", t, true);
     pdt_distributor_set(NULL);
     hints_settle(&r, true);
     free(r.sent);
@@ -369,6 +462,9 @@ int main(int argc, char **argv)
     MPI_Comm_free(&r.hints);
     MPI_Win_unlock_all(r.win);
     MPI_Win_free(&r.win);
+    t = now();
     MPI_Finalize();
+    tim_event("finalize", t, false);
+    tim_summary(r.rank);
     return r.rank == 0 ? code : worst;
 }
