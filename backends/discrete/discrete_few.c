@@ -11,8 +11,22 @@
  * search stores (for a depth and a size) hold for every smaller limit, and
  * spare the smaller k most of their work (mushroom one-hot, λ = 0.001: k = 5
  * after k = 6 0.4 s of CPU, alone 1.4 s). */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "discrete_impl.h"
 #include "../murtree/binary_search.h"
+
+/* PDT_DISCRETE_FEW_STATS set: each k's search work on stderr (deterministic counts). */
+static void few_stats(bs_search *s, uint32_t k, int64_t ub, const bs_out *o)
+{
+    if (!getenv("PDT_DISCRETE_FEW_STATS")) return;
+    const bs_stats *st = bs_search_stats(s);
+    fprintf(stderr, "few k=%u ub=%lld: %s, nodes %llu configs %llu d2 %llu d1 %llu pruned %llu\n", k,
+            (long long)ub, o->cost == BS_VNONE ? "none" : "found", (unsigned long long)st->nodes,
+            (unsigned long long)st->configs, (unsigned long long)st->d2_calls,
+            (unsigned long long)st->d1_calls, (unsigned long long)st->pruned);
+}
 
 static void few_scan(dc_few *fw, bs_search *s, const bs_data *data)
 {
@@ -22,6 +36,7 @@ static void few_scan(dc_few *fw, bs_search *s, const bs_data *data)
         int64_t ub = room / fw->err_cost;
         bs_out o;
         bs_solve_items(s, &o, data->all, k, k, ub);
+        few_stats(s, k, ub, &o);
         if (bs_aborted(s) || o.cost == BS_VNONE) continue;
         /* a tree of E(k) errors, o.size <= k nodes, o.depth levels */
         int64_t cost = (int64_t)o.cost * fw->err_cost + (int64_t)o.size * fw->split_cost;

@@ -36,7 +36,7 @@ typedef struct d2_context {
     uint32_t *code;     /* nf: feature -> local column (| D2_FLIP), or D2_CONST */
     d2_counts counts;   /* of the node, when counted */
     /* the last child solved here: feature, side, and which work buffer holds its counts */
-    bool last_valid;
+    bool last_valid, sib_ready; /* sib_ready: work[1 − last_buf] holds its sibling's counts */
     uint32_t last_f;
     int last_side, last_buf;
 } d2_context;

@@ -112,6 +112,8 @@ typedef bool (*d2_seed_fn)(void *user, const uint64_t *items, uint32_t m, uint32
 void d2_set_seed(d2_solver *s, d2_seed_fn fn, void *user);
 /* v[0] = T(items, 1, 1) alone (single counts, no pairs). */
 uint32_t d1_value(d2_solver *s, const uint64_t *items, uint32_t m);
+/* d1_value for the items of a context's child, as d2_values_in. */
+uint32_t d1_value_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side);
 /* An optimal tree for depth ≤ d (1 or 2) with at most k (1..3) branch nodes; its cost. */
 uint32_t d2_tree_of(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t k, d2_tree *t);
 

@@ -66,7 +66,7 @@ static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t
     if (!nd) nd = &local; /* the cache is full: solve anyway, keep nothing */
     if (d == 2 && s->proven && stump_first(s, o, D, nd, n, ub, lb)) return;
     if (d == 1) {
-        nd->d2[0] = d1_value(s->d2, D->bits, D->m);
+        nd->d2[0] = d1_value_in(s->d2, D->bits, D->m, D->gen, D->via_f, D->via_side);
         s->stats.d1_calls++;
     } else {
         d2_values_in(s->d2, D->bits, D->m, D->gen, D->via_f, D->via_side, nd->d2);
