@@ -35,11 +35,10 @@ typedef struct d2_context {
     uint32_t *fid;      /* fp: local column -> feature */
     uint32_t *code;     /* nf: feature -> local column (| D2_FLIP), or D2_CONST */
     d2_counts counts;   /* of the node, when counted */
-    /* the last child solved here: feature, side, and which work buffer holds its counts */
-    bool last_valid, sib_ready; /* sib_ready: work[1 − last_buf] holds its sibling's counts */
-    uint32_t last_f;
-    int last_side, last_buf;
 } d2_context;
+
+#define D2_SLOT_BITS 3
+#define D2_SLOTS (1u << D2_SLOT_BITS) /* contexts: one per depth limit 3 … 2 + D2_SLOTS */
 
 struct d2_solver {
     const bs_data *data;
@@ -58,8 +57,14 @@ struct d2_solver {
     uint32_t *seen_col;
     size_t seen_cap;       /* a power of two ≥ 2 * fp */
     uint64_t *mask;        /* wcap: a child's items in a context's coordinates */
-    d2_context ctx;
+    d2_context ctx[D2_SLOTS];
     uint64_t gens;
+    /* the last context child solved: its context's generation (0: none), its
+     * column | D2_FLIP when it is the column's zeros; its counts are in
+     * work[0], and its sibling's in work[1] when sib_ready */
+    uint64_t last_gen;
+    uint32_t last_f;
+    bool sib_ready;
     d2_seed_fn seed; /* optional: optima known elsewhere (d2_set_seed) */
     void *seed_user;
 };

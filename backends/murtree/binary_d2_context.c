@@ -1,13 +1,18 @@
-/* Depth-2 subproblems solved inside a depth-3 node (two classes).
+/* Depth-1 and depth-2 subproblems solved inside a node of depth ≥ 3 (two classes).
  *
- * A depth-3 node tries every feature f and solves the depth-2 children
- * D ∧ ¬f and D ∧ f.  The node's items are compacted once (at the first child
- * that needs it); every child is then squeezed from those columns, which are
- * about half as wide as the dataset's, and its constant or duplicate columns
- * are already gone.  When the second child of the same feature follows the
- * first, its frequency counts are not counted at all: they are the node's
- * counts minus the first child's (MurTree §4.4.3, eqs. in Observation 1 with
- * D_old = the node, D_out = the first child), a subtraction of two triangles. */
+ * A node tries every feature f and solves the children D ∧ ¬f and D ∧ f; the
+ * children with at most three nodes are the depth-2 solver's.  The node's
+ * items are compacted once (at the first child that needs it); every child is
+ * then squeezed from those columns, which are narrower than the dataset's,
+ * and its constant or duplicate columns are already gone.  Frequency counts
+ * are counted on the smaller side of a split only: the larger child's are the
+ * node's counts minus its sibling's (MurTree §4.4.3, eqs. in Observation 1
+ * with D_old = the node, D_out = the sibling), a subtraction of two
+ * triangles, and the sibling, solved next, takes its counts as they are.  A
+ * depth-1 child's single counts are the node's pair counts of the split.
+ * One context per depth limit (3 … 2 + D2_SLOTS): along a path of the search
+ * the limit falls, so each node on it keeps its own; the slot is in the
+ * generation's low bits. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,20 +25,43 @@ void d2_context_free(d2_context *c)
     memset(c, 0, sizeof *c);
 }
 
-uint64_t d2_context_enter(d2_solver *s, const uint64_t *items, uint32_t m)
+static bool context_alloc(d2_solver *s, d2_context *c)
 {
-    d2_context *c = &s->ctx;
-    if (s->nc != 2) return 0;
-    c->gen = ++s->gens;
+    const size_t fp = s->fp;
+    void **p[] = {(void **)&c->Mc, (void **)&c->M, (void **)&c->CL, (void **)&c->fid, (void **)&c->code,
+                  (void **)&c->counts.T, (void **)&c->counts.P};
+    size_t bytes[] = {fp * s->wcap * 8, s->wcap * fp * 8, s->nc * s->wcap * 8, fp * 4,
+                      (s->data->nf + 1) * 4, fp * fp * 4, fp * fp * 4};
+    bool ok = true;
+    for (size_t k = 0; k < sizeof p / sizeof *p; k++) ok = (*p[k] = d2_alloc64(bytes[k])) && ok;
+    if (!ok) d2_context_free(c);
+    return ok;
+}
+
+uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d)
+{
+    if (s->nc != 2 || d < 3 || d - 3 >= D2_SLOTS) return 0;
+    d2_context *c = &s->ctx[d - 3];
+    if (!c->Mc && !context_alloc(s, c)) return 0;
+    c->gen = (++s->gens << D2_SLOT_BITS) | (d - 3);
     c->items = items;
     c->m = m;
-    c->built = c->counted = c->last_valid = c->sib_ready = false;
+    c->built = c->counted = false;
     return c->gen;
 }
 
-static void build(d2_solver *s)
+uint64_t d2_context_enter(d2_solver *s, const uint64_t *items, uint32_t m)
 {
-    d2_context *c = &s->ctx;
+    return d2_context_enter_depth(s, items, m, 3);
+}
+
+/* The context of gen, built, or NULL when gen is not current. */
+static d2_context *context_of(d2_solver *s, uint64_t gen)
+{
+    if (!gen) return NULL;
+    d2_context *c = &s->ctx[gen & (D2_SLOTS - 1)];
+    if (c->gen != gen) return NULL;
+    if (c->built) return c;
     const size_t fp = s->fp;
     c->F = d2_prepare(s, c->items, c->m, &c->W, c->code);
     memcpy(c->M, s->M, c->W * fp * sizeof *c->M);
@@ -44,42 +72,41 @@ static void build(d2_solver *s)
     c->counts.m = c->m;
     c->counts.ones = s->ctot[1];
     c->built = true;
+    return c;
 }
 
-static void node_counts(d2_solver *s)
+static void node_counts(d2_solver *s, d2_context *c)
 {
-    d2_context *c = &s->ctx;
     if (c->counted) return;
     d2_count_pairs(s, c->M, c->CL + s->wcap, c->F, c->W, &c->counts);
     c->counted = true;
 }
 
-static void values_of(d2_solver *s, d2_counts *cn, uint32_t v[3])
+static void values_of(d2_solver *s, const d2_context *c, d2_counts *cn, uint32_t v[3])
 {
     uint32_t zeros = cn->m - cn->ones;
     v[0] = v[1] = v[2] = cn->ones < zeros ? cn->ones : zeros;
-    if (v[0]) d2_values_binary(s, cn, s->ctx.F, v);
+    if (v[0]) d2_values_binary(s, cn, c->F, v);
 }
 
 /* The second child of the last feature: its counts are ready (the first was
  * derived from them), or the node's minus the first's. */
-static void sibling(d2_solver *s, uint32_t v[3])
+static void sibling(d2_solver *s, d2_context *c, uint32_t v[3])
 {
-    d2_context *c = &s->ctx;
-    d2_counts *out = &s->work[1 - c->last_buf];
-    if (!c->sib_ready) {
-        node_counts(s);
-        d2_count_diff(s, c->F, &c->counts, &s->work[c->last_buf], out);
+    d2_counts *out = &s->work[1];
+    if (!s->sib_ready) {
+        node_counts(s, c);
+        d2_count_diff(s, c->F, &c->counts, &s->work[0], out);
     }
-    values_of(s, out, v);
-    c->last_valid = false;
+    values_of(s, c, out, v);
+    s->last_gen = 0;
 }
 
 /* Counts of the items having bit `ones` in the node's column j into out
  * (m of them); returns their class-1 items. */
-static uint32_t count_side(d2_solver *s, size_t j, bool ones, uint32_t m, d2_counts *out)
+static uint32_t count_side(d2_solver *s, const d2_context *c, size_t j, bool ones, uint32_t m,
+                           d2_counts *out)
 {
-    d2_context *c = &s->ctx;
     const size_t fp = s->fp, W = c->W, Wc = (m + 63) / 64;
     const uint64_t flip = ones ? 0 : ~UINT64_C(0);
     for (size_t w = 0; w < W; w++) s->mask[w] = c->Mc[j * W + w] ^ flip;
@@ -101,45 +128,39 @@ static uint32_t count_side(d2_solver *s, size_t j, bool ones, uint32_t m, d2_cou
  * directly, or, when it holds most of the node's items, as the node's counts
  * minus its sibling's (the fewer items counted; the sibling's counts are then
  * kept for it: MurTree §4.4.3). */
-static void child(d2_solver *s, size_t j, bool ones, uint32_t m, uint32_t v[3])
+static void child(d2_solver *s, d2_context *c, size_t j, bool ones, uint32_t m, uint32_t v[3])
 {
-    d2_context *c = &s->ctx;
     const uint32_t rest = c->m - m;
-    c->sib_ready = rest < m / 2;
-    if (c->sib_ready) {
-        node_counts(s);
-        count_side(s, j, !ones, rest, &s->work[1]);
+    s->sib_ready = rest < m / 2;
+    if (s->sib_ready) {
+        node_counts(s, c);
+        count_side(s, c, j, !ones, rest, &s->work[1]);
         d2_count_diff(s, c->F, &c->counts, &s->work[1], &s->work[0]);
     } else {
-        count_side(s, j, ones, m, &s->work[0]);
+        count_side(s, c, j, ones, m, &s->work[0]);
     }
-    values_of(s, &s->work[0], v);
-    c->last_valid = true;
-    c->last_buf = 0;
-    c->last_f = (uint32_t)j | (ones ? D2_FLIP : 0);
+    values_of(s, c, &s->work[0], v);
+    s->last_gen = c->gen;
+    s->last_f = (uint32_t)j | (ones ? D2_FLIP : 0);
 }
 
 void d2_values_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side,
                   uint32_t v[3])
 {
-    d2_context *c = &s->ctx;
     if (s->seed && s->seed(s->seed_user, items, m, v)) return;
-    if (!gen || gen != c->gen) return d2_values_solve(s, items, m, v);
-    if (!c->built) build(s);
-    uint32_t code = c->code[f];
-    if (code == D2_CONST) return d2_values_solve(s, items, m, v); /* not a child of a real split */
-    size_t j = code & ~D2_FLIP;
-    bool ones = (side != 0) != ((code & D2_FLIP) != 0);
-    if (c->last_valid && c->last_f == ((uint32_t)j | (ones ? 0 : D2_FLIP))) return sibling(s, v);
-    child(s, j, ones, m, v);
+    d2_context *c = context_of(s, gen);
+    if (!c || c->code[f] == D2_CONST) return d2_values_solve(s, items, m, v); /* no context, or no real split */
+    const uint32_t code = c->code[f], j = code & ~D2_FLIP;
+    const bool ones = (side != 0) != ((code & D2_FLIP) != 0);
+    if (s->last_gen == gen && s->last_f == (j | (ones ? 0 : D2_FLIP))) return sibling(s, c, v);
+    child(s, c, j, ones, m, v);
 }
 
 /* The best stump of the child D ∧ (column j = ones) from the node's pair
  * counts: its single counts of column g are the node's pair counts of (j, g)
  * (or their complements), O(F) instead of a pass over every feature. */
-static uint32_t stump_in(d2_solver *s, size_t j, bool ones)
+static uint32_t stump_in(const d2_solver *s, const d2_context *c, size_t j, bool ones)
 {
-    d2_context *c = &s->ctx;
     const size_t fp = s->fp;
     const uint32_t *T = c->counts.T, *P = c->counts.P;
     const int32_t nj = (int32_t)T[j * fp + j], pj = (int32_t)P[j * fp + j];
@@ -158,11 +179,9 @@ static uint32_t stump_in(d2_solver *s, size_t j, bool ones)
 
 uint32_t d1_value_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side)
 {
-    d2_context *c = &s->ctx;
-    if (!gen || gen != c->gen) return d1_value(s, items, m);
-    if (!c->built) build(s);
-    uint32_t code = c->code[f];
-    if (code == D2_CONST) return d1_value(s, items, m);
-    node_counts(s);
-    return stump_in(s, code & ~D2_FLIP, (side != 0) != ((code & D2_FLIP) != 0));
+    d2_context *c = context_of(s, gen);
+    if (!c || c->code[f] == D2_CONST) return d1_value(s, items, m);
+    node_counts(s, c);
+    const uint32_t code = c->code[f];
+    return stump_in(s, c, code & ~D2_FLIP, (side != 0) != ((code & D2_FLIP) != 0));
 }

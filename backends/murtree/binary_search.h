@@ -100,6 +100,9 @@ void d2_values(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3]);
 /* A depth-3 node's items (kept by the caller while it runs): its children's
  * depth-2 problems start from them.  Returns the context's generation (0: none). */
 uint64_t d2_context_enter(d2_solver *s, const uint64_t *items, uint32_t m);
+/* The same for a node of depth limit d ≥ 3 (0: none kept for d): one context
+ * per depth, so that a deeper node's does not end its ancestors'. */
+uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d);
 /* d2_values for items = the node's items with feature f = side (0 or 1), when
  * gen is still the current context; otherwise as d2_values. */
 void d2_values_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side,
