@@ -49,10 +49,10 @@ pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err)
     void **p[] = {(void **)&s->M, (void **)&s->CL, (void **)&s->fid, (void **)&s->nzw,
                   (void **)&s->nzc, (void **)&s->cnt, (void **)&s->ccnt, (void **)&s->ctot,
                   (void **)&s->leafL, (void **)&s->leafR, (void **)&s->bestL, (void **)&s->bestR,
-                  (void **)&s->seen, (void **)&s->seen_col, (void **)&s->mask};
+                  (void **)&s->seen, (void **)&s->seen_col, (void **)&s->mask, (void **)&s->keep};
     size_t bytes[] = {s->wcap * fp * 8, s->nc * s->wcap * 8, fp * 4, s->wcap * 4, s->wcap * 4, fp * 4,
                       s->nc * fp * 4, s->nc * 4, fp * 4, fp * 4, fp * 4, fp * 4, s->seen_cap * 8,
-                      s->seen_cap * 4, s->wcap * 8};
+                      s->seen_cap * 4, s->wcap * 8, fp * 4};
     bool ok = true;
     for (size_t k = 0; k < sizeof p / sizeof *p; k++) ok = (*p[k] = d2_alloc64(bytes[k])) && ok;
     uint32_t **mats[] = {&s->mat, &s->work[0].T, &s->work[0].P, &s->work[1].T, &s->work[1].P};
@@ -72,7 +72,7 @@ void d2_free(d2_solver **sp)
     if (!sp || !*sp) return;
     d2_solver *s = *sp;
     void *p[] = {s->M, s->CL, s->fid, s->nzw, s->nzc, s->cnt, s->ccnt, s->ctot, s->mat,
-                 s->leafL, s->leafR, s->bestL, s->bestR, s->seen, s->seen_col, s->mask,
+                 s->leafL, s->leafR, s->bestL, s->bestR, s->seen, s->seen_col, s->mask, s->keep,
                  s->work[0].T, s->work[0].P, s->work[1].T, s->work[1].P};
     for (size_t k = 0; k < sizeof p / sizeof *p; k++) free(p[k]);
     for (size_t k = 0; k < D2_SLOTS; k++) d2_context_free(&s->ctx[k]);

@@ -57,6 +57,8 @@ struct d2_solver {
     uint32_t *seen_col;
     size_t seen_cap;       /* a power of two ≥ 2 * fp */
     uint64_t *mask;        /* wcap: a child's items in a context's coordinates */
+    uint32_t *keep;        /* fp: a context column's place among a side's counted columns,
+                            * D2_CONST without the side's items, D2_FLIP with all of them */
     d2_context ctx[D2_SLOTS];
     uint64_t gens;
     /* the last context child solved: its context's generation (0: none), its

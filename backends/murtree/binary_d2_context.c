@@ -102,26 +102,60 @@ static void sibling(d2_solver *s, d2_context *c, uint32_t v[3])
     s->last_gen = 0;
 }
 
+/* The side's counts over the node's columns from those over the columns
+ * counted (tmp): a column without the side's items (keep D2_CONST) pairs
+ * with nothing, one with all of them (D2_FLIP) pairs with g as g alone. */
+static void expand(const d2_solver *s, const d2_context *c, const d2_counts *tmp, d2_counts *out,
+                   const uint32_t *nz, size_t n_nz)
+{
+    const size_t fp = s->fp, F = c->F, end = (F + 7) & ~(size_t)7;
+    for (size_t i = 0; i < F; i++) {
+        const size_t from = i & ~(size_t)7;
+        memset(out->T + i * fp + from, 0, (end - from) * sizeof *out->T);
+        memset(out->P + i * fp + from, 0, (end - from) * sizeof *out->P);
+    }
+    for (size_t x = 0; x < n_nz; x++) {
+        const size_t a = nz[x], ka = s->keep[a];
+        for (size_t y = x; y < n_nz; y++) {
+            const size_t b = nz[y], kb = s->keep[b];
+            size_t at = ka * fp + kb; /* ka ≤ kb: columns are counted in order */
+            if (ka == D2_FLIP && kb == D2_FLIP) {
+                out->T[a * fp + b] = tmp->m, out->P[a * fp + b] = tmp->ones;
+                continue;
+            }
+            if (ka == D2_FLIP || kb == D2_FLIP) at = ka == D2_FLIP ? kb * fp + kb : ka * fp + ka;
+            out->T[a * fp + b] = tmp->T[at];
+            out->P[a * fp + b] = tmp->P[at];
+        }
+    }
+}
+
 /* Counts of the items having bit `ones` in the node's column j into out
- * (m of them); returns their class-1 items. */
-static uint32_t count_side(d2_solver *s, const d2_context *c, size_t j, bool ones, uint32_t m,
-                           d2_counts *out)
+ * (m of them), pairs counted only among the columns that split them (on a
+ * small side of one-hot data, most columns have none of its items). */
+static void count_side(d2_solver *s, const d2_context *c, size_t j, bool ones, uint32_t m, d2_counts *out)
 {
     const size_t fp = s->fp, W = c->W, Wc = (m + 63) / 64;
     const uint64_t flip = ones ? 0 : ~UINT64_C(0);
     for (size_t w = 0; w < W; w++) s->mask[w] = c->Mc[j * W + w] ^ flip;
     if (c->m & 63) s->mask[W - 1] &= (UINT64_C(1) << (c->m & 63)) - 1;
-    size_t n_nz = d2_nonzero(s, s->mask, W);
+    size_t n_nz = d2_nonzero(s, s->mask, W), kept = 0, n_used = 0;
     memset(s->CL + s->wcap, 0, Wc * sizeof *s->CL);
-    uint32_t ones1 = d2_squeeze(s->CL + s->wcap, 1, c->CL + s->wcap, s->mask, s->nzw, s->nzc, n_nz);
-    for (size_t k = 0; k < c->F + 8 && k < fp; k++) {
-        for (size_t w = 0; w < Wc; w++) s->M[w * fp + k] = 0;
-        if (k < c->F) d2_squeeze(s->M + k, fp, c->Mc + k * W, s->mask, s->nzw, s->nzc, n_nz);
+    d2_counts tmp = {.T = s->mat, .P = s->mat + fp * fp, .m = m};
+    tmp.ones = d2_squeeze(s->CL + s->wcap, 1, c->CL + s->wcap, s->mask, s->nzw, s->nzc, n_nz);
+    uint32_t *used = s->seen_col; /* scratch: the columns with some item */
+    for (size_t k = 0; k < c->F; k++) {
+        for (size_t w = 0; w < Wc; w++) s->M[w * fp + kept] = 0;
+        uint32_t o = d2_squeeze(s->M + kept, fp, c->Mc + k * W, s->mask, s->nzw, s->nzc, n_nz);
+        s->keep[k] = o == 0 ? D2_CONST : o == m ? D2_FLIP : (uint32_t)kept++;
+        if (o) used[n_used++] = (uint32_t)k;
     }
-    d2_count_pairs(s, s->M, s->CL + s->wcap, c->F, Wc, out);
+    for (size_t k = kept; k < kept + 8 && k < fp; k++) /* the kernel reads whole blocks */
+        for (size_t w = 0; w < Wc; w++) s->M[w * fp + k] = 0;
+    if (kept) d2_count_pairs(s, s->M, s->CL + s->wcap, kept, Wc, &tmp);
+    expand(s, c, &tmp, out, used, n_used);
     out->m = m;
-    out->ones = ones1;
-    return ones1;
+    out->ones = tmp.ones;
 }
 
 /* The child whose items have bit `ones` in the node's column j: counted
