@@ -44,6 +44,8 @@ pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err)
     s->fp = fp;
     s->wcap = data->words ? data->words : 1;
     s->nc = data->nc ? data->nc : 1;
+    const char *cw = getenv("PDT_BINARY_COMPACT_WORDS");
+    s->compact_words = cw ? strtoul(cw, NULL, 10) : D2_COMPACT_WORDS;
     s->seen_cap = 16;
     while (s->seen_cap < 2 * fp) s->seen_cap *= 2;
     void **p[] = {(void **)&s->M, (void **)&s->CL, (void **)&s->fid, (void **)&s->nzw,

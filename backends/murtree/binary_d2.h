@@ -9,6 +9,7 @@
 
 #define D2_FLIP UINT32_C(0x80000000) /* a column equal to the complement of the local one */
 #define D2_CONST UINT32_MAX          /* a feature constant on the items */
+#define D2_COMPACT_WORDS 8           /* a context's side of this many words or more: pairs of the columns that split it */
 #define D2_PAD 32                    /* zero columns kept past the last one (whole vector blocks) */
 
 /* Pair counts of one item set (two classes): T[i][j] = |i ∧ j| and
@@ -57,6 +58,7 @@ struct d2_solver {
     uint32_t *seen_col;
     size_t seen_cap;       /* a power of two ≥ 2 * fp */
     uint64_t *mask;        /* wcap: a child's items in a context's coordinates */
+    size_t compact_words;  /* D2_COMPACT_WORDS, or PDT_BINARY_COMPACT_WORDS (tests: 0, always) */
     uint32_t *keep;        /* fp: a context column's place among a side's counted columns,
                             * D2_CONST without the side's items, D2_FLIP with all of them */
     d2_context ctx[D2_SLOTS];
