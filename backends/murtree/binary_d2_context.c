@@ -25,9 +25,15 @@ void d2_context_free(d2_context *c)
     memset(c, 0, sizeof *c);
 }
 
-static bool context_alloc(d2_solver *s, d2_context *c)
+/* Bytes a context holds beyond depth 3's: the contexts of deeper limits are
+ * a speed-up only, refused on data so wide or long that each would be large
+ * (a solver per thread, and up to D2_SLOTS of them). */
+#define DEEP_CONTEXT_BYTES ((size_t)64 << 20)
+
+static bool context_alloc(d2_solver *s, d2_context *c, uint32_t d)
 {
     const size_t fp = s->fp;
+    if (d > 3 && 2 * fp * s->wcap * 8 + 2 * fp * fp * 4 > DEEP_CONTEXT_BYTES) return false;
     void **p[] = {(void **)&c->Mc, (void **)&c->M, (void **)&c->CL, (void **)&c->fid, (void **)&c->code,
                   (void **)&c->counts.T, (void **)&c->counts.P};
     size_t bytes[] = {fp * s->wcap * 8, s->wcap * fp * 8, s->nc * s->wcap * 8, fp * 4,
@@ -42,7 +48,7 @@ uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m,
 {
     if (s->nc != 2 || d < 3 || d - 3 >= D2_SLOTS) return 0;
     d2_context *c = &s->ctx[d - 3];
-    if (!c->Mc && !context_alloc(s, c)) return 0;
+    if (!c->Mc && !context_alloc(s, c, d)) return 0;
     c->gen = (++s->gens << D2_SLOT_BITS) | (d - 3);
     c->items = items;
     c->m = m;
