@@ -36,6 +36,9 @@ typedef struct d2_context {
     uint32_t *fid;      /* fp: local column -> feature */
     uint32_t *code;     /* nf: feature -> local column (| D2_FLIP), or D2_CONST */
     d2_counts counts;   /* of the node, when counted */
+    uint64_t pgen;      /* the parent's context (0: none), and the split there that made the node */
+    uint32_t pf;
+    int pside;
 } d2_context;
 
 #define D2_SLOT_BITS 3

@@ -44,6 +44,17 @@ static bool context_alloc(d2_solver *s, d2_context *c, uint32_t d)
     return ok;
 }
 
+uint64_t d2_context_enter_child(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d, uint64_t pgen,
+                                uint32_t f, int side)
+{
+    uint64_t gen = d2_context_enter_depth(s, items, m, d);
+    if (gen) {
+        d2_context *c = &s->ctx[d - 3];
+        c->pgen = pgen, c->pf = f, c->pside = side;
+    }
+    return gen;
+}
+
 uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d)
 {
     if (s->nc != 2 || d < 3 || d - 3 >= D2_SLOTS) return 0;
@@ -53,6 +64,7 @@ uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m,
     c->items = items;
     c->m = m;
     c->built = c->counted = false;
+    c->pgen = 0;
     return c->gen;
 }
 
@@ -81,11 +93,74 @@ static d2_context *context_of(d2_solver *s, uint64_t gen)
     return c;
 }
 
+static void count_side(d2_solver *s, const d2_context *c, size_t j, bool ones, uint32_t m, d2_counts *out);
+static void node_counts(d2_solver *s, d2_context *c);
+
+/* Pair (x, y) of a triangle (either order). */
+static inline size_t tri(size_t fp, size_t x, size_t y) { return x <= y ? x * fp + y : y * fp + x; }
+
+/* Entry at of the side's counts: counted (base NULL) or base minus the other side's. */
+static inline int64_t side_count(const uint32_t *base, const uint32_t *other, size_t at)
+{
+    return base ? (int64_t)base[at] - other[at] : other[at];
+}
+
+/* c's counts from its parent context p, c's items being p's items with bit
+ * `ones` in p's column j: the counts of those items in p's columns (the
+ * smaller side counted, as for a child), then per pair of c's columns the
+ * pair of p's columns they equal or complement (c keeps no two columns alike
+ * on its items, so no two map to one of p's):
+ *   |a ∧ b| = t,  |¬a ∧ b| = n_b − t,  |¬a ∧ ¬b| = m − n_a − n_b + t. */
+static void derive_counts(d2_solver *s, d2_context *c, d2_context *p, size_t j, bool ones)
+{
+    const size_t fp = s->fp, F = c->F, end = (F + 7) & ~(size_t)7;
+    d2_counts A = {.T = s->mat + 2 * fp * fp, .P = s->mat + 3 * fp * fp}; /* count_side's scratch is mat's first half */
+    const uint32_t rest = p->m - c->m;
+    const bool via = rest < c->m / 2; /* then the counts are p's minus the other side's */
+    if (via) node_counts(s, p);
+    count_side(s, p, j, via ? !ones : ones, via ? rest : c->m, &A);
+    const uint32_t *bT = via ? p->counts.T : NULL, *bP = via ? p->counts.P : NULL;
+    const int64_t m = c->m, m1 = c->counts.ones;
+    for (size_t a = 0; a < F; a++) {
+        const size_t from = a & ~(size_t)7;
+        memset(c->counts.T + a * fp + from, 0, (end - from) * sizeof *c->counts.T);
+        memset(c->counts.P + a * fp + from, 0, (end - from) * sizeof *c->counts.P);
+        const uint32_t ca = p->code[c->fid[a]], pa = ca & ~D2_FLIP;
+        const int64_t na = side_count(bT, A.T, pa * fp + pa), qa = side_count(bP, A.P, pa * fp + pa);
+        for (size_t b = a; b < F; b++) {
+            const uint32_t cb = p->code[c->fid[b]], pb = cb & ~D2_FLIP;
+            const int64_t nb = side_count(bT, A.T, pb * fp + pb), qb = side_count(bP, A.P, pb * fp + pb);
+            int64_t tt = side_count(bT, A.T, tri(fp, pa, pb)), pp = side_count(bP, A.P, tri(fp, pa, pb));
+            if (a == b) {
+                if (ca & D2_FLIP) tt = m - na, pp = m1 - qa;
+            } else if ((ca & D2_FLIP) && (cb & D2_FLIP)) {
+                tt = m - na - nb + tt, pp = m1 - qa - qb + pp;
+            } else if (ca & D2_FLIP) {
+                tt = nb - tt, pp = qb - pp;
+            } else if (cb & D2_FLIP) {
+                tt = na - tt, pp = qa - pp;
+            }
+            c->counts.T[a * fp + b] = (uint32_t)tt;
+            c->counts.P[a * fp + b] = (uint32_t)pp;
+        }
+    }
+}
+
+/* The node's pair counts: from its parent's context when that is current,
+ * the node one side of a split there, and the node's items many (as for
+ * compacted counts: on a few words counting is cheaper than the remapping;
+ * heart-cleveland depth 5 0.17 → 0.20 s CPU when always); else counted. */
 static void node_counts(d2_solver *s, d2_context *c)
 {
     if (c->counted) return;
-    d2_count_pairs(s, c->M, c->CL + s->wcap, c->F, c->W, &c->counts);
     c->counted = true;
+    d2_context *p = c->W >= s->compact_words ? context_of(s, c->pgen) : NULL;
+    const uint32_t code = p ? p->code[c->pf] : D2_CONST;
+    if (code != D2_CONST) {
+        const bool ones = (c->pside != 0) != ((code & D2_FLIP) != 0);
+        return derive_counts(s, c, p, code & ~D2_FLIP, ones);
+    }
+    d2_count_pairs(s, c->M, c->CL + s->wcap, c->F, c->W, &c->counts);
 }
 
 static void values_of(d2_solver *s, const d2_context *c, d2_counts *cn, uint32_t v[3])

@@ -103,6 +103,10 @@ uint64_t d2_context_enter(d2_solver *s, const uint64_t *items, uint32_t m);
 /* The same for a node of depth limit d ≥ 3 (0: none kept for d): one context
  * per depth, so that a deeper node's does not end its ancestors'. */
 uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d);
+/* The same for a node made by feature f = side in the context pgen (0: none):
+ * its pair counts are then derived from that context's. */
+uint64_t d2_context_enter_child(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d, uint64_t pgen,
+                                uint32_t f, int side);
 /* d2_values for items = the node's items with feature f = side (0 or 1), when
  * gen is still the current context; otherwise as d2_values. */
 void d2_values_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side,

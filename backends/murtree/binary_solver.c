@@ -308,7 +308,7 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     lv->sample.ready = false;
     lv->wit_ready = false;
     lv->wit_dch = d - 1;
-    lv->l.gen = lv->r.gen = d2_context_enter_depth(s->d2, D->bits, D->m, d);
+    lv->l.gen = lv->r.gen = d2_context_enter_child(s->d2, D->bits, D->m, d, D->gen, D->via_f, D->via_side);
     for (uint32_t f = 0; f < s->data->nf && !s->aborted; f++) {
         if (have && (best.cost <= lb || (!s->proven && best.cost / s->unit <= lb / s->unit)))
             break; /* the bound is reached: optimal (in errors only, unless the size is to be proven) */
