@@ -143,6 +143,41 @@ static void test_oracle_binary_optimum(void **state)
     assert_true(trials >= 500);
 }
 
+/* The depth-2 contexts' compacted counts (a side's pairs only among the
+ * columns that split it, the others filled in) are taken on sides of 512
+ * items or more; PDT_BINARY_COMPACT_WORDS=0 takes them on every side, so
+ * that these small instances (depth 3–5: contexts) check them too. */
+static void test_oracle_binary_compact(void **state)
+{
+    (void)state;
+    tu_rng g = {4711};
+    for (int t = 0; t < 120; t++) {
+        const pdt_dataset *src = sources[t % N_FILES];
+        uint32_t depth = 3 + tu_below(&g, 3), cap = (1u << depth) - 1;
+        size_t dims = pdt_dataset_dims(src), most = depth < 4 ? 60 : depth == 4 ? 36 : 20;
+        size_t n = 20 + tu_below(&g, depth < 4 ? 280 : depth == 4 ? 180 : 100);
+        size_t f = 4 + tu_below(&g, (uint32_t)(dims < most + 4 ? dims - 3 : most + 1));
+        pdt_dataset *ds = sample(&g, src, n, f, t % 3 == 2 ? 3 : 2);
+        uint32_t size = tu_below(&g, 4) == 0 ? PDT_UNLIMITED : 1 + tu_below(&g, cap);
+        char what[128];
+        snprintf(what, sizeof what, "compact trial %d (%s, %zu rows, %zu features)", t, files[t % N_FILES], n, f);
+        expect_generic(ds, depth, size, what);
+        pdt_dataset_free(&ds);
+    }
+}
+
+static int compact_always(void **state)
+{
+    (void)state;
+    return setenv("PDT_BINARY_COMPACT_WORDS", "0", 1);
+}
+
+static int compact_default(void **state)
+{
+    (void)state;
+    return unsetenv("PDT_BINARY_COMPACT_WORDS");
+}
+
 /* Random 0/1 rows: 6–7 free columns, then a column repeated twice with noise
  * and its complement (splits alike in many ways), random labels of 2–3 classes. */
 static pdt_dataset *random_rows(tu_rng *g, size_t n)
@@ -295,6 +330,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_binary_optimum),
+        cmocka_unit_test_setup_teardown(test_oracle_binary_compact, compact_always, compact_default),
         cmocka_unit_test(test_oracle_binary_few_nodes_deep),
         cmocka_unit_test(test_oracle_binary_sparse),
         cmocka_unit_test(test_oracle_binary_lexicographic),

@@ -11,9 +11,24 @@
  * search stores (for a depth and a size) hold for every smaller limit, and
  * spare the smaller k most of their work (mushroom one-hot, λ = 0.001: k = 5
  * after k = 6 0.4 s of CPU, alone 1.4 s). */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "discrete_impl.h"
 #include "../murtree/binary_search.h"
 #include "../murtree/binary_threads.h"
+
+/* PDT_DISCRETE_FEW_STATS set: each k's search work on stderr (deterministic
+ * counts with one thread; with more, the workers' sum). */
+static void few_stats(bs_search *s, uint32_t k, int64_t ub, const bs_out *o)
+{
+    if (!getenv("PDT_DISCRETE_FEW_STATS")) return;
+    const bs_stats *st = bs_search_stats(s);
+    fprintf(stderr, "few k=%u ub=%lld: %s, nodes %llu configs %llu d2 %llu d1 %llu pruned %llu\n", k,
+            (long long)ub, o->cost == BS_VNONE ? "none" : "found", (unsigned long long)st->nodes,
+            (unsigned long long)st->configs, (unsigned long long)st->d2_calls,
+            (unsigned long long)st->d1_calls, (unsigned long long)st->pruned);
+}
 
 /* E(k) under ub: for k ≥ 3 on the backend's threaded root (its workers split
  * the root's features; this process alone, not the ranks of an MPI job, which
@@ -41,6 +56,7 @@ static pdt_status few_scan(dc_few *fw, bs_search **s, const bs_data *data, pdt_e
         bs_out o;
         pdt_status st = within(fw, s, data, k, ub, &o, err);
         if (st) return st;
+        few_stats(*s, k, ub, &o);
         if (bs_aborted(*s) || o.cost == BS_VNONE) continue;
         /* a tree of E(k) errors, o.size <= k nodes, o.depth levels */
         int64_t cost = (int64_t)o.cost * fw->err_cost + (int64_t)o.size * fw->split_cost;

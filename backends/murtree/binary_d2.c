@@ -44,22 +44,20 @@ pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err)
     s->fp = fp;
     s->wcap = data->words ? data->words : 1;
     s->nc = data->nc ? data->nc : 1;
+    const char *cw = getenv("PDT_BINARY_COMPACT_WORDS");
+    s->compact_words = cw ? strtoul(cw, NULL, 10) : D2_COMPACT_WORDS;
     s->seen_cap = 16;
     while (s->seen_cap < 2 * fp) s->seen_cap *= 2;
-    d2_context *c = &s->ctx;
     void **p[] = {(void **)&s->M, (void **)&s->CL, (void **)&s->fid, (void **)&s->nzw,
                   (void **)&s->nzc, (void **)&s->cnt, (void **)&s->ccnt, (void **)&s->ctot,
                   (void **)&s->leafL, (void **)&s->leafR, (void **)&s->bestL, (void **)&s->bestR,
-                  (void **)&s->seen, (void **)&s->seen_col, (void **)&s->mask, (void **)&c->Mc,
-                  (void **)&c->M, (void **)&c->CL, (void **)&c->fid, (void **)&c->code};
+                  (void **)&s->seen, (void **)&s->seen_col, (void **)&s->mask, (void **)&s->keep};
     size_t bytes[] = {s->wcap * fp * 8, s->nc * s->wcap * 8, fp * 4, s->wcap * 4, s->wcap * 4, fp * 4,
                       s->nc * fp * 4, s->nc * 4, fp * 4, fp * 4, fp * 4, fp * 4, s->seen_cap * 8,
-                      s->seen_cap * 4, s->wcap * 8, fp * s->wcap * 8, s->wcap * fp * 8,
-                      s->nc * s->wcap * 8, fp * 4, (data->nf + 1) * 4};
+                      s->seen_cap * 4, s->wcap * 8, fp * 4};
     bool ok = true;
     for (size_t k = 0; k < sizeof p / sizeof *p; k++) ok = (*p[k] = d2_alloc64(bytes[k])) && ok;
-    uint32_t **mats[] = {&s->mat, &s->work[0].T, &s->work[0].P, &s->work[1].T, &s->work[1].P,
-                         &c->counts.T, &c->counts.P};
+    uint32_t **mats[] = {&s->mat, &s->work[0].T, &s->work[0].P, &s->work[1].T, &s->work[1].P};
     for (size_t k = 0; k < sizeof mats / sizeof *mats; k++)
         ok = (*mats[k] = d2_alloc64((k ? 1 : 4) * fp * fp * sizeof **mats[k])) && ok;
     if (!ok) {
@@ -76,10 +74,10 @@ void d2_free(d2_solver **sp)
     if (!sp || !*sp) return;
     d2_solver *s = *sp;
     void *p[] = {s->M, s->CL, s->fid, s->nzw, s->nzc, s->cnt, s->ccnt, s->ctot, s->mat,
-                 s->leafL, s->leafR, s->bestL, s->bestR, s->seen, s->seen_col, s->mask,
+                 s->leafL, s->leafR, s->bestL, s->bestR, s->seen, s->seen_col, s->mask, s->keep,
                  s->work[0].T, s->work[0].P, s->work[1].T, s->work[1].P};
     for (size_t k = 0; k < sizeof p / sizeof *p; k++) free(p[k]);
-    d2_context_free(&s->ctx);
+    for (size_t k = 0; k < D2_SLOTS; k++) d2_context_free(&s->ctx[k]);
     free(s);
     *sp = NULL;
 }
@@ -214,7 +212,7 @@ void d2_values_solve(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v
         d2_count_pairs(s, s->M, s->CL + s->wcap, F, W, &s->work[0]);
         s->work[0].m = m, s->work[0].ones = s->ctot[1];
         d2_values_binary(s, &s->work[0], F, v);
-        s->ctx.last_valid = false; /* work[0] no longer holds a context child */
+        s->last_gen = 0; /* work[0] no longer holds a context child */
         return;
     }
     d2_values_multi(s, F, W, m, v);

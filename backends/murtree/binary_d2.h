@@ -9,6 +9,7 @@
 
 #define D2_FLIP UINT32_C(0x80000000) /* a column equal to the complement of the local one */
 #define D2_CONST UINT32_MAX          /* a feature constant on the items */
+#define D2_COMPACT_WORDS 8           /* a context's side of this many words or more: pairs of the columns that split it */
 #define D2_PAD 32                    /* zero columns kept past the last one (whole vector blocks) */
 
 /* Pair counts of one item set (two classes): T[i][j] = |i ∧ j| and
@@ -35,11 +36,13 @@ typedef struct d2_context {
     uint32_t *fid;      /* fp: local column -> feature */
     uint32_t *code;     /* nf: feature -> local column (| D2_FLIP), or D2_CONST */
     d2_counts counts;   /* of the node, when counted */
-    /* the last child solved here: feature, side, and which work buffer holds its counts */
-    bool last_valid;
-    uint32_t last_f;
-    int last_side, last_buf;
+    uint64_t pgen;      /* the parent's context (0: none), and the split there that made the node */
+    uint32_t pf;
+    int pside;
 } d2_context;
+
+#define D2_SLOT_BITS 3
+#define D2_SLOTS (1u << D2_SLOT_BITS) /* contexts: one per depth limit 3 … 2 + D2_SLOTS */
 
 struct d2_solver {
     const bs_data *data;
@@ -58,8 +61,17 @@ struct d2_solver {
     uint32_t *seen_col;
     size_t seen_cap;       /* a power of two ≥ 2 * fp */
     uint64_t *mask;        /* wcap: a child's items in a context's coordinates */
-    d2_context ctx;
+    size_t compact_words;  /* D2_COMPACT_WORDS, or PDT_BINARY_COMPACT_WORDS (tests: 0, always) */
+    uint32_t *keep;        /* fp: a context column's place among a side's counted columns,
+                            * D2_CONST without the side's items, D2_FLIP with all of them */
+    d2_context ctx[D2_SLOTS];
     uint64_t gens;
+    /* the last context child solved: its context's generation (0: none), its
+     * column | D2_FLIP when it is the column's zeros; its counts are in
+     * work[0], and its sibling's in work[1] when sib_ready */
+    uint64_t last_gen;
+    uint32_t last_f;
+    bool sib_ready;
     d2_seed_fn seed; /* optional: optima known elsewhere (d2_set_seed) */
     void *seed_user;
 };

@@ -203,7 +203,7 @@ void d2_count_cells(d2_solver *s, size_t F, size_t W)
                 }
             }
     }
-    s->ctx.last_valid = false; /* work[0] is overwritten */
+    s->last_gen = 0; /* work[0] is overwritten */
 }
 
 static void consider(d2_pick *p, uint32_t cost, uint32_t root, uint32_t l, uint32_t r)

@@ -100,6 +100,13 @@ void d2_values(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3]);
 /* A depth-3 node's items (kept by the caller while it runs): its children's
  * depth-2 problems start from them.  Returns the context's generation (0: none). */
 uint64_t d2_context_enter(d2_solver *s, const uint64_t *items, uint32_t m);
+/* The same for a node of depth limit d ≥ 3 (0: none kept for d): one context
+ * per depth, so that a deeper node's does not end its ancestors'. */
+uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d);
+/* The same for a node made by feature f = side in the context pgen (0: none):
+ * its pair counts are then derived from that context's. */
+uint64_t d2_context_enter_child(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d, uint64_t pgen,
+                                uint32_t f, int side);
 /* d2_values for items = the node's items with feature f = side (0 or 1), when
  * gen is still the current context; otherwise as d2_values. */
 void d2_values_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side,
@@ -112,6 +119,8 @@ typedef bool (*d2_seed_fn)(void *user, const uint64_t *items, uint32_t m, uint32
 void d2_set_seed(d2_solver *s, d2_seed_fn fn, void *user);
 /* v[0] = T(items, 1, 1) alone (single counts, no pairs). */
 uint32_t d1_value(d2_solver *s, const uint64_t *items, uint32_t m);
+/* d1_value for the items of a context's child, as d2_values_in. */
+uint32_t d1_value_in(d2_solver *s, const uint64_t *items, uint32_t m, uint64_t gen, uint32_t f, int side);
 /* An optimal tree for depth ≤ d (1 or 2) with at most k (1..3) branch nodes; its cost. */
 uint32_t d2_tree_of(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d, uint32_t k, d2_tree *t);
 

@@ -66,7 +66,7 @@ static void solve_small(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t
     if (!nd) nd = &local; /* the cache is full: solve anyway, keep nothing */
     if (d == 2 && s->proven && stump_first(s, o, D, nd, n, ub, lb)) return;
     if (d == 1) {
-        nd->d2[0] = d1_value(s->d2, D->bits, D->m);
+        nd->d2[0] = d1_value_in(s->d2, D->bits, D->m, D->gen, D->via_f, D->via_side);
         s->stats.d1_calls++;
     } else {
         d2_values_in(s->d2, D->bits, D->m, D->gen, D->via_f, D->via_side, nd->d2);
@@ -308,7 +308,7 @@ static void general(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, 
     lv->sample.ready = false;
     lv->wit_ready = false;
     lv->wit_dch = d - 1;
-    lv->l.gen = lv->r.gen = d == 3 ? d2_context_enter(s->d2, D->bits, D->m) : 0;
+    lv->l.gen = lv->r.gen = d2_context_enter_child(s->d2, D->bits, D->m, d, D->gen, D->via_f, D->via_side);
     for (uint32_t f = 0; f < s->data->nf && !s->aborted; f++) {
         if (have && (best.cost <= lb || (!s->proven && best.cost / s->unit <= lb / s->unit)))
             break; /* the bound is reached: optimal (in errors only, unless the size is to be proven) */
