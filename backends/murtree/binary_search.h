@@ -97,11 +97,10 @@ pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err);
 void d2_free(d2_solver **s);
 /* v[k-1] = T(items, 2, k) for k = 1, 2, 3 (v[0] is also the depth-1 optimum). */
 void d2_values(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t v[3]);
-/* A depth-3 node's items (kept by the caller while it runs): its children's
- * depth-2 problems start from them.  Returns the context's generation (0: none). */
-uint64_t d2_context_enter(d2_solver *s, const uint64_t *items, uint32_t m);
-/* The same for a node of depth limit d ≥ 3 (0: none kept for d): one context
- * per depth, so that a deeper node's does not end its ancestors'. */
+/* A node's items, of depth limit d ≥ 3 (kept by the caller while it runs):
+ * its children's depth-2 problems start from them.  Returns the context's
+ * generation (0: none kept for d).  One context per depth, so that a deeper
+ * node's does not end its ancestors'. */
 uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m, uint32_t d);
 /* The same for a node made by feature f = side in the context pgen (0: none):
  * its pair counts are then derived from that context's. */

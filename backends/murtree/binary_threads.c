@@ -283,7 +283,8 @@ static void run_worker(bt_team *t, unsigned id)
     bs_search *w = t->w[id];
     bs_level *lv = bs_level_get(w, 0);
     if (!lv) bs_fail_oom(w);
-    const uint64_t gen = lv && t->d == 3 ? d2_context_enter(w->d2, t->root.bits, t->root.m) : 0;
+    /* the root's depth-2 context, as the serial search's level 0 keeps it (binary_d2_context.c) */
+    const uint64_t gen = lv ? d2_context_enter_depth(w->d2, t->root.bits, t->root.m, t->d) : 0;
     if (lv) { /* the level's node and its sample of items (the errorless test of --lexicographic) */
         lv->node = &t->root;
         lv->sample.ready = false;
