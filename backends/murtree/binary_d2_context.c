@@ -68,7 +68,6 @@ uint64_t d2_context_enter_depth(d2_solver *s, const uint64_t *items, uint32_t m,
     return c->gen;
 }
 
-
 /* The context of gen, built, or NULL when gen is not current. */
 static d2_context *context_of(d2_solver *s, uint64_t gen)
 {
