@@ -121,26 +121,30 @@ static void expect_generic(const pdt_dataset *ds, uint32_t depth, uint32_t size,
     pdt_model_free(&b);
 }
 
-static void test_oracle_binary_optimum(void **state)
+/* `trials` random samples of the sources at depth lo .. lo + span − 1 (and a
+ * random size limit, or none), each against the generic engine. */
+static void random_trials(uint64_t seed, int trials, uint32_t lo, uint32_t span, const char *label)
 {
-    (void)state;
-    tu_rng g = {2024};
-    int trials = 0;
-    for (int t = 0; t < 500; t++) {
+    tu_rng g = {seed};
+    for (int t = 0; t < trials; t++) {
         const pdt_dataset *src = sources[t % N_FILES];
-        uint32_t depth = 1 + tu_below(&g, 5), cap = (1u << depth) - 1;
+        uint32_t depth = lo + tu_below(&g, span), cap = (1u << depth) - 1;
         size_t dims = pdt_dataset_dims(src), most = depth < 4 ? 60 : depth == 4 ? 36 : 20;
         size_t n = 20 + tu_below(&g, depth < 4 ? 280 : depth == 4 ? 180 : 100);
         size_t f = 4 + tu_below(&g, (uint32_t)(dims < most + 4 ? dims - 3 : most + 1));
         pdt_dataset *ds = sample(&g, src, n, f, t % 3 == 2 ? 3 : 2);
         uint32_t size = tu_below(&g, 4) == 0 ? PDT_UNLIMITED : 1 + tu_below(&g, cap);
         char what[128];
-        snprintf(what, sizeof what, "trial %d (%s, %zu rows, %zu features)", t, files[t % N_FILES], n, f);
+        snprintf(what, sizeof what, "%strial %d (%s, %zu rows, %zu features)", label, t, files[t % N_FILES], n, f);
         expect_generic(ds, depth, size, what);
         pdt_dataset_free(&ds);
-        trials++;
     }
-    assert_true(trials >= 500);
+}
+
+static void test_oracle_binary_optimum(void **state)
+{
+    (void)state;
+    random_trials(2024, 500, 1, 5, "");
 }
 
 /* The depth-2 contexts' compacted counts (a side's pairs only among the
@@ -150,20 +154,7 @@ static void test_oracle_binary_optimum(void **state)
 static void test_oracle_binary_compact(void **state)
 {
     (void)state;
-    tu_rng g = {4711};
-    for (int t = 0; t < 120; t++) {
-        const pdt_dataset *src = sources[t % N_FILES];
-        uint32_t depth = 3 + tu_below(&g, 3), cap = (1u << depth) - 1;
-        size_t dims = pdt_dataset_dims(src), most = depth < 4 ? 60 : depth == 4 ? 36 : 20;
-        size_t n = 20 + tu_below(&g, depth < 4 ? 280 : depth == 4 ? 180 : 100);
-        size_t f = 4 + tu_below(&g, (uint32_t)(dims < most + 4 ? dims - 3 : most + 1));
-        pdt_dataset *ds = sample(&g, src, n, f, t % 3 == 2 ? 3 : 2);
-        uint32_t size = tu_below(&g, 4) == 0 ? PDT_UNLIMITED : 1 + tu_below(&g, cap);
-        char what[128];
-        snprintf(what, sizeof what, "compact trial %d (%s, %zu rows, %zu features)", t, files[t % N_FILES], n, f);
-        expect_generic(ds, depth, size, what);
-        pdt_dataset_free(&ds);
-    }
+    random_trials(4711, 120, 3, 3, "compact ");
 }
 
 static int compact_always(void **state)
