@@ -468,6 +468,7 @@ static pdt_status finish(bt_team *t, bs_search **s, bs_out *root, bt_work *work,
             return pdt_error_set(err, PDT_EINTERNAL, "the root's subtrees vanished when solved again");
         }
         d2_set_seed(bs_search_d2(c), NULL, NULL); /* c outlives the workers: the rebuild solves alone */
+        c->has_deadline = main->has_deadline, c->stop = main->stop; /* the caller's limits, for its next searches */
         oom |= c->oom;
         keep = c;
     } else if (!(t->best.key >> 32)) {
