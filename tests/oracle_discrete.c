@@ -111,6 +111,7 @@ static void instance_csv(char *out, size_t cap, const instance *in, bool binary)
 /* Fits answered by the few-nodes route (the binary backend within the node budget). */
 static unsigned few_fits;
 static bool few_exact; /* its incumbent's cost one above the optimum */
+static uint32_t fit_threads; /* test_few_nodes: 2, the backend's threaded root for k ≥ 3 */
 
 static void few_ub(int64_t optimum)
 {
@@ -121,7 +122,7 @@ static void few_ub(int64_t optimum)
 
 static pdt_model *fit(const pdt_dataset *ds, const char *rules, const char *sparse, uint32_t depth)
 {
-    pdt_model *m = tu_fit(ds, rules, depth, sparse, PDT_ENGINE_AUTO);
+    pdt_model *m = tu_fit_threads(ds, rules, depth, sparse, PDT_ENGINE_AUTO, fit_threads);
     if (m && m->engine && strstr(m->engine, "node budget")) few_fits++;
     return m;
 }
@@ -377,7 +378,10 @@ static void test_few_nodes(void **state)
     static const struct { const char *how, *rows; unsigned least; } pass[] = {
         {"leaf", "0", 150}, {"warm", "0", 300}, {"ub:", "0", 300}, {"warm", "1", 300}, {"warm", NULL, 0},
     };
-    setenv("PDT_PARALLEL_MIN", "0", 1); /* the backend's threaded root for k ≥ 3, however small */
+    /* the backend's threaded root for k ≥ 3 with two workers, however small the
+     * instance (CTest's OMP_NUM_THREADS=1 would make the default one thread) */
+    setenv("PDT_PARALLEL_MIN", "0", 1);
+    fit_threads = 2;
     for (size_t k = 0; k < sizeof pass / sizeof *pass; k++) {
         setenv("PDT_DISCRETE_FEW", pass[k].how, 1);
         if (pass[k].rows) setenv("PDT_DISCRETE_FEW_ROWS", pass[k].rows, 1);
@@ -393,6 +397,7 @@ static void test_few_nodes(void **state)
             assert_true(few_fits >= pass[k].least);
     }
     few_exact = false;
+    fit_threads = 0;
     unsetenv("PDT_PARALLEL_MIN");
     unsetenv("PDT_DISCRETE_FEW_ROWS");
     setenv("PDT_DISCRETE_FEW", "off", 1);

@@ -163,8 +163,15 @@ int tu_cmp_u64(const void *a, const void *b)
 
 pdt_model *tu_fit(const pdt_dataset *ds, const char *rules, uint32_t depth, const char *sparse, pdt_engine engine)
 {
+    return tu_fit_threads(ds, rules, depth, sparse, engine, 0);
+}
+
+pdt_model *tu_fit_threads(const pdt_dataset *ds, const char *rules, uint32_t depth, const char *sparse,
+                          pdt_engine engine, uint32_t threads)
+{
     pdt_fit_options opt;
     pdt_fit_options_init(&opt);
+    opt.threads = threads;
     opt.rules = rules;
     opt.max_depth = depth;
     opt.sparse = sparse;

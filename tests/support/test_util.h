@@ -47,6 +47,9 @@ uint32_t tu_below(tu_rng *r, uint32_t n); /* uniform in [0, n) */
 /* An optimal fit (the test fails on an error or an unproven answer): rules,
  * depth limit (PDT_UNLIMITED: none), --sparse (NULL: none), engine. */
 pdt_model *tu_fit(const pdt_dataset *ds, const char *rules, uint32_t depth, const char *sparse, pdt_engine engine);
+/* tu_fit with `threads` (0: the default, which CTest's OMP_NUM_THREADS=1 makes one). */
+pdt_model *tu_fit_threads(const pdt_dataset *ds, const char *rules, uint32_t depth, const char *sparse,
+                          pdt_engine engine, uint32_t threads);
 /* Rows of ds the model predicts wrong, by class name (its own training rows:
  * the errors it must report). */
 size_t tu_training_errors(const pdt_model *m, const pdt_dataset *ds);
