@@ -384,7 +384,7 @@ static void solve(bs_search *s, bs_out *o, bs_set *D, uint32_t d, uint32_t n, in
                 *o = (bs_out){e->opt, e->opt, e->size, e->depth, e->feature, e->nl, e->d, e->n, 0, false};
             return;
         }
-        lb = bc_lower(nd, d, n, s->unit, s->per_node, s->proven);
+        lb = bs_node_lower(s, nd, d, n);
     }
     bs_value sim = bs_similarity_lb(s, D, d, n), wit = bw_lower(s, D, d, n);
     if (sim > lb) lb = sim;

@@ -147,6 +147,11 @@ bool bw_feature_cut(bs_search *s, bs_level *lv, uint32_t f, uint32_t total, uint
 void bw_clear(bs_search *s);
 /* The value of D's leaf. */
 static inline bs_value bs_leaf_value(const bs_search *s, const bs_set *D) { return (bs_value)D->leaf * s->unit; }
+/* The best lower bound for (d, n) the cache node knows, in the search's values. */
+static inline bs_value bs_node_lower(const bs_search *s, const bc_node *nd, uint32_t d, uint32_t n)
+{
+    return bc_lower(nd, d, n, s->unit, s->per_node, s->proven);
+}
 
 /* binary_team_cache.c: D's node filled from the team's cache (NULL: not there),
  * and what D's node knows merged into it after D was solved; the team's

@@ -272,7 +272,7 @@ static sim_slot *sim_at(bs_search *s, uint32_t d)
 static bs_value slot_lower(const bs_search *s, const sim_slot *slot, uint32_t d, uint32_t n)
 {
     if (d <= 2) return slot->v[n - 1];
-    return bc_lower(slot->node, d, n, s->unit, s->per_node, s->proven);
+    return bs_node_lower(s, slot->node, d, n);
 }
 
 bs_value bs_similarity_lb(bs_search *s, const bs_set *D, uint32_t d, uint32_t n)
@@ -319,7 +319,7 @@ void bs_sim_push(bs_search *s, const bs_set *D, uint32_t d)
     for (uint32_t k = 1; d <= 2 && k <= 3; k++) { /* bounds only grow: these stay valid */
         uint32_t dd = d, nn = k;
         bs_normalise(&dd, &nn);
-        slot[at].v[k - 1] = bc_lower(D->node, dd, nn, s->unit, s->per_node, s->proven);
+        slot[at].v[k - 1] = bs_node_lower(s, D->node, dd, nn);
     }
 }
 
@@ -344,7 +344,7 @@ static bs_value lower(bs_search *s, bs_set *D, uint32_t d, uint32_t n, bool simi
     if (d == 0) return leaf;
     if (D->leaf == 0) return 0;
     bs_lookup(s, D);
-    bs_value lb = D->node ? bc_lower(D->node, d, n, s->unit, s->per_node, s->proven) : 0, wit = bw_lower(s, D, d, n);
+    bs_value lb = D->node ? bs_node_lower(s, D->node, d, n) : 0, wit = bw_lower(s, D, d, n);
     if (wit > lb) lb = wit;
     if (similarity) {
         bs_value sim = bs_similarity_lb(s, D, d, n);
