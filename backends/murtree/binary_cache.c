@@ -134,23 +134,40 @@ bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m,
     return nd ? nd : bc_insert_absent(c, bits, hash, m, leaf);
 }
 
-bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf)
+/* key: the items' bitset, copied into the cache's arenas, or when `borrowed`
+ * referenced as it is (it must then outlive the cache's lookups). */
+static bc_node *insert_absent(bc_cache *c, const uint64_t *bits, bool borrowed, uint64_t hash, uint32_t m,
+                              uint32_t leaf)
 {
-    bc_node *nd;
     if (c->full || c->bytes > c->limit || c->n_nodes >= UINT32_MAX - 1) {
         c->full = true;
         return NULL;
     }
     if (2 * (c->n_nodes + 1) > c->n_slots && !grow_slots(c)) return NULL;
-    nd = node_alloc(c);
-    uint64_t *key = nd ? key_alloc(c) : NULL;
-    if (!key) return NULL;
-    memcpy(key, bits, c->words * sizeof *key);
+    bc_node *nd = node_alloc(c);
+    if (!nd) return NULL;
+    const uint64_t *key = bits;
+    if (!borrowed) {
+        uint64_t *copy = key_alloc(c);
+        if (!copy) return NULL;
+        memcpy(copy, bits, c->words * sizeof *copy);
+        key = copy;
+    }
     *nd = (bc_node){.hash = hash, .key = key, .m = m, .leaf = leaf, .d2 = {BS_NONE, BS_NONE, BS_NONE}};
     size_t mask = c->n_slots - 1, p = (size_t)hash & mask;
     while (c->slots[p]) p = (p + 1) & mask;
     c->slots[p] = slot_of(hash, c->n_nodes++);
     return nd;
+}
+
+bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf)
+{
+    return insert_absent(c, bits, false, hash, m, leaf);
+}
+
+bc_node *bc_insert_borrowed(bc_cache *c, const uint64_t *key, uint64_t hash, uint32_t m, uint32_t leaf)
+{
+    return insert_absent(c, key, true, hash, m, leaf);
 }
 
 const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n)

@@ -41,7 +41,7 @@ typedef struct bc_entry {
 
 typedef struct bc_node {
     uint64_t hash;
-    uint64_t *key; /* the item bitset */
+    const uint64_t *key; /* the item bitset: in the cache's arenas, or borrowed (bc_insert_borrowed) */
     uint32_t m;    /* items */
     uint32_t leaf; /* the leaf's errors */
     uint32_t d2[3];/* T(D, 1, 1), T(D, 2, 2), T(D, 2, 3); BS_NONE until the depth-2 solver ran */
@@ -69,6 +69,9 @@ bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_
 bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
 /* bc_insert for items known to be absent (a bc_find just missed): no second probe. */
 bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
+/* bc_insert_absent keeping `key` itself, not a copy: it must stay allocated as
+ * long as c is looked up (the team cache: binary_team_cache.c). */
+bc_node *bc_insert_borrowed(bc_cache *c, const uint64_t *key, uint64_t hash, uint32_t m, uint32_t leaf);
 /* The entry holding the optimum for (d, n) (normalised limits, d ≥ 3), or NULL. */
 const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n);
 /* The fewest nodes of a depth-2 optimum for (d ≤ 2, n ≤ 3) and its errors (d2 known). */
