@@ -114,6 +114,16 @@ static bool fit_read_options(pdt_fit_options *fo, cli_option *o)
     return true;
 }
 
+/* Why a model is not proven optimal, in the summary line. */
+static const char *not_proven(const pdt_model *m)
+{
+    const char *why = pdt_model_stopped_by(m);
+    if (!why) return "NOT proven optimal: a limit was reached";
+    if (!strcmp(why, PDT_STOP_TIME)) return "NOT proven optimal: the time limit was reached";
+    if (!strcmp(why, PDT_STOP_MEMORY)) return "NOT proven optimal: the memory limit was reached, see --memo-mb";
+    return "NOT proven optimal: interrupted";
+}
+
 static void print_summary(const pdt_model *m)
 {
     mpq_t obj;
@@ -124,7 +134,7 @@ static void print_summary(const pdt_model *m)
     if (metric) printf("%s\n", metric);
     free(metric);
     printf("objective %s (%s), %u branch nodes, depth %u, %.3f s\n", text ? text : "?",
-           pdt_model_optimal(m) ? "optimal" : "NOT proven optimal: a limit was reached",
+           pdt_model_optimal(m) ? "optimal" : not_proven(m),
            pdt_model_size(m), pdt_model_depth(m), pdt_model_seconds(m));
     uint64_t most = 0, total = 0;
     uint32_t workers = pdt_model_work(m, &most, &total);

@@ -50,6 +50,16 @@ void pdt_model_free(pdt_model **model)
 
 void pdt_model_objective(mpq_ptr out, const pdt_model *model) { mpq_set(out, model->objective); }
 bool pdt_model_optimal(const pdt_model *model) { return model->optimal; }
+
+const char *pdt_model_stopped_by(const pdt_model *model) { return model->optimal ? NULL : model->stopped_by; }
+
+const char *pdt_stop_reason(const char *text)
+{
+    static const char *const known[] = {PDT_STOP_TIME, PDT_STOP_MEMORY, PDT_STOP_INTERRUPT};
+    for (size_t k = 0; text && k < sizeof known / sizeof *known; k++)
+        if (!strcmp(text, known[k])) return known[k];
+    return NULL;
+}
 bool pdt_model_size_minimal(const pdt_model *model) { return model->size_minimal; }
 uint32_t pdt_model_size(const pdt_model *model) { return model->size; }
 uint32_t pdt_model_depth(const pdt_model *model) { return model->depth; }

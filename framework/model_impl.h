@@ -46,6 +46,7 @@ struct pdt_model {
     mpq_t objective;      /* the optimum (weighted misclassifications) */
     uint64_t misclassifications; /* unweighted, on the training data */
     bool optimal;
+    const char *stopped_by; /* not optimal: what stopped the search (a PDT_STOP_* string), or NULL */
     bool size_minimal;    /* proven: no optimal tree within the limits has fewer branch nodes */
     uint32_t size, depth;
     /* constraints and provenance */
@@ -66,6 +67,9 @@ struct pdt_model {
     double seconds;
     pdt_search_stats stats;
 };
+
+/* The static PDT_STOP_* string equal to text, or NULL (model.c). */
+const char *pdt_stop_reason(const char *text);
 
 /* Appends a metric fit's value, positive class and confusion counts (model_metric.c). */
 void pdt_model_metric_describe(pdt_buf *b, const pdt_model *m);

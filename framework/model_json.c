@@ -322,6 +322,7 @@ static json_t *js_document(jsave *s)
     js_put(s, doc, "objective", js_objective_of(s, m));
     if (m->metric != PDT_METRIC_ACCURACY) js_put(s, doc, "metric", js_metric(s));
     js_put(s, doc, "optimal", json_boolean(m->optimal));
+    if (pdt_model_stopped_by(m)) js_put(s, doc, "stopped_by", json_string(pdt_model_stopped_by(m)));
     js_put(s, doc, "size_minimal", json_boolean(m->size_minimal));
     js_put(s, doc, "size", json_integer(m->size));
     js_put(s, doc, "depth", json_integer(m->depth));

@@ -543,6 +543,20 @@ static pdt_status read_seconds(mload *L, double *out, const json_t *obj)
     return PDT_OK;
 }
 
+/* "stopped_by" (optional, a model not proven optimal): one of the PDT_STOP_* names. */
+static pdt_status read_stopped_by(mload *L, const json_t *doc)
+{
+    const json_t *v = json_object_get(doc, "stopped_by");
+    if (!v) return PDT_OK;
+    size_t mark = pdt_json_push(&L->j, "stopped_by");
+    if (!json_is_string(v) || !(L->m->stopped_by = pdt_stop_reason(json_string_value(v))))
+        return pdt_json_error(&L->j, "expected \"%s\", \"%s\" or \"%s\"", PDT_STOP_TIME, PDT_STOP_MEMORY,
+                              PDT_STOP_INTERRUPT);
+    if (L->m->optimal) return pdt_json_error(&L->j, "an optimal model was not stopped");
+    pdt_json_pop(&L->j, mark);
+    return PDT_OK;
+}
+
 static pdt_status read_stats(mload *L, const json_t *doc)
 {
     pdt_search_stats *s = &L->m->stats;
@@ -641,6 +655,7 @@ static pdt_status read_document(mload *L, const json_t *doc)
     TRY(read_stats(L, doc));
     TRY(read_objective(L, doc));
     TRY(pdt_json_bool(&L->j, &L->m->optimal, doc, "optimal", true));
+    TRY(read_stopped_by(L, doc));
     TRY(pdt_json_bool(&L->j, &L->m->size_minimal, doc, "size_minimal", false));
     TRY(read_tree(L, doc));
     TRY(check_summary(L, doc));

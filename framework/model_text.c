@@ -87,9 +87,11 @@ static void write_header(const pdt_model *m, FILE *out)
     pdt_buf obj;
     pdt_buf_init(&obj);
     pdt_buf_mpq_decimal(&obj, m->objective);
-    fprintf(out, "%s tree: objective %s, size %u, depth %u, %s\n",
-            m->problem ? m->problem : "classification", obj.data ? obj.data : "?", m->size,
-            m->depth, m->optimal ? "optimal" : "not proven optimal");
+    const char *why = pdt_model_stopped_by(m);
+    fprintf(out, "%s tree: objective %s, size %u, depth %u, %s%s%s\n",
+            m->problem ? m->problem : "classification", obj.data ? obj.data : "?", m->size, m->depth,
+            m->optimal ? "optimal" : "not proven optimal", why ? ": stopped by the " : "",
+            why ? why : "");
     pdt_buf_clear(&obj);
     if (m->metric != PDT_METRIC_ACCURACY) {
         pdt_buf_init(&obj);

@@ -357,6 +357,13 @@ bool pdt_model_metric(const pdt_model *model, pdt_metric *metric, uint32_t *posi
  * malloc'd (release with free); NULL for an accuracy fit or when memory ran out. */
 char *pdt_model_metric_summary(const pdt_model *model);
 bool pdt_model_optimal(const pdt_model *model);   /* proven optimal (no limit hit) */
+/* What stopped the search of a model not proven optimal: PDT_STOP_TIME, PDT_STOP_MEMORY or
+ * PDT_STOP_INTERRUPT (compare as strings; the JSON document's "stopped_by"), or NULL when
+ * it is optimal or the reason is not known. */
+#define PDT_STOP_TIME "time limit"
+#define PDT_STOP_MEMORY "memory limit"
+#define PDT_STOP_INTERRUPT "interrupt"
+const char *pdt_model_stopped_by(const pdt_model *model);
 /* Proven: no tree within the limits with the optimal objective has fewer branch nodes. */
 bool pdt_model_size_minimal(const pdt_model *model);
 uint32_t pdt_model_size(const pdt_model *model);  /* branch nodes */

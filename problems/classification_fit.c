@@ -271,7 +271,7 @@ static pdt_status fit_numeric_columns(pdt_model **out, const pdt_dataset *ds,
     return st;
 }
 
-pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+static pdt_status fit_any(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     *out = NULL;
     if (pdt_dataset_has_categorical(ds)) {
@@ -289,6 +289,18 @@ pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
         return pdt_error_set(err, PDT_EINVAL, "option --metric %s: not with --perfect (one objective at a time)",
                              pdt_metric_name(opt->metric));
     return opt->perfect ? cls_fit_perfect(out, ds, opt, err) : cls_fit(out, ds, opt, err);
+}
+
+pdt_status pdt_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
+{
+    pdt_status st = fit_any(out, ds, opt, err);
+    pdt_model *m = st ? NULL : *out;
+    /* What stopped a search that did not finish, when its backend did not say: the caller's
+     * stop flag, else the time limit (the backends' only other limit, memory, is reported by
+     * the one that stops on it, the branch search) */
+    if (m && !m->optimal && !m->stopped_by)
+        m->stopped_by = opt->stop && *opt->stop ? PDT_STOP_INTERRUPT : opt->time_limit > 0 ? PDT_STOP_TIME : NULL;
+    return st;
 }
 
 pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)

@@ -42,6 +42,13 @@ static PyObject *model_optimal(ModelObject *o, void *c)
     return PyBool_FromLong(pdt_model_optimal(o->model));
 }
 
+static PyObject *model_stopped_by(ModelObject *o, void *c)
+{
+    const char *why = pdt_model_stopped_by(o->model);
+    if (why) return PyUnicode_FromString(why);
+    Py_RETURN_NONE;
+}
+
 static PyObject *model_size(ModelObject *o, void *c) { return PyLong_FromUnsignedLong(pdt_model_size(o->model)); }
 
 static PyObject *model_depth(ModelObject *o, void *c)
@@ -212,6 +219,8 @@ static PyMethodDef model_methods[] = {
 static PyGetSetDef model_getset[] = {
     {"objective", (getter)model_objective, NULL, "the optimum as an exact rational text", NULL},
     {"optimal", (getter)model_optimal, NULL, "proven optimal", NULL},
+    {"stopped_by", (getter)model_stopped_by, NULL,
+     "not proven optimal: \"time limit\", \"memory limit\" or \"interrupt\" (None: optimal, or not known)", NULL},
     {"size", (getter)model_size, NULL, "branch nodes", NULL},
     {"depth", (getter)model_depth, NULL, "levels of branch nodes", NULL},
     {"n_nodes", (getter)model_nodes, NULL, "nodes (branch and leaf)", NULL},

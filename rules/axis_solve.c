@@ -125,6 +125,7 @@ static pdt_status convert(pdt_model **out, const pdt_model *src, const pdt_datas
         pdt_model *m = *out;
         mpq_set(m->objective, src->objective); /* the sparse objective when asked for */
         m->optimal = src->optimal;
+        m->stopped_by = src->stopped_by;
         m->stats = src->stats;
         m->seconds = src->seconds;
     }

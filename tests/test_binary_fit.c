@@ -282,6 +282,7 @@ static void test_binary_time_limit(void **state)
     pdt_model *m = fit_opts(ds, 5, 31, NULL, false, 0.2);
     double took = seconds_since(&t0);
     assert_false(m->optimal);
+    assert_string_equal(pdt_model_stopped_by(m), PDT_STOP_TIME);
     assert_true(took < 1.5);
     assert_true(m->misclassifications >= 39 && m->misclassifications <= 87);
     check_plain(m, m->misclassifications);
@@ -292,6 +293,7 @@ static void test_binary_time_limit(void **state)
     pdt_model_free(&m);
     m = fit_opts(ds, 2, 3, NULL, false, 30); /* a limit not reached: optimal */
     assert_true(m->optimal);
+    assert_null(pdt_model_stopped_by(m));
     check_plain(m, 87);
     pdt_model_free(&m);
     pdt_dataset_free(&ds);
@@ -310,10 +312,70 @@ static void test_binary_time_limit_threads(void **state)
         pdt_model *m = fit_threads(ds, 5, 31, NULL, false, limits[k], 2);
         assert_true(m->misclassifications >= 39 && m->misclassifications <= 87);
         if (m->optimal) assert_int_equal(m->misclassifications, 39);
+        else assert_string_equal(pdt_model_stopped_by(m), PDT_STOP_TIME);
         check_plain(m, m->misclassifications);
         assert_true(m->depth <= 5 && m->size <= 31);
         pdt_model_free(&m);
     }
+    pdt_dataset_free(&ds);
+}
+
+/* The sparse objective without limits (the branch search) stops when its memo
+ * is full, and says so; the tree it returns is consistent and no better than
+ * the optimum.  A stop flag raised before the fit stops the binary backend and
+ * is reported as an interrupt. */
+static void test_binary_stopped_by(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = dl85("hepatitis");
+    mpq_t best;
+    mpq_init(best);
+    for (int small = 1; small >= 0; small--) {
+        pdt_fit_options o;
+        pdt_fit_options_init(&o);
+        o.rules = "binary";
+        o.sparse = "0.01";
+        o.memo_megabytes = small ? 1 : 0;
+        pdt_model *m = NULL;
+        pdt_error err;
+        if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+        uint64_t wrong = 0;
+        for (size_t i = 0; i < m->n_nodes; i++)
+            if (m->nodes[i].left < 0) wrong += m->nodes[i].n_items - m->counts[i * m->n_classes + m->nodes[i].label];
+        assert_int_equal(wrong, m->misclassifications);
+        mpq_t obj; /* errors/N + size/100 */
+        mpq_init(obj);
+        mpq_set_ui(obj, 100 * m->misclassifications + m->size * m->n_train, 100 * m->n_train);
+        mpq_canonicalize(obj);
+        assert_true(mpq_equal(obj, m->objective));
+        if (small) {
+            assert_false(m->optimal);
+            assert_string_equal(pdt_model_stopped_by(m), PDT_STOP_MEMORY);
+            mpq_set(best, obj);
+        } else {
+            assert_true(m->optimal);
+            assert_null(pdt_model_stopped_by(m));
+            assert_true(mpq_cmp(obj, best) <= 0);
+        }
+        mpq_clear(obj);
+        pdt_model_free(&m);
+    }
+    mpq_clear(best);
+    pdt_dataset_free(&ds);
+    ds = dl85("australian-credit");
+    volatile sig_atomic_t stop = 1;
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.max_depth = 5;
+    o.stop = &stop;
+    pdt_model *m = NULL;
+    pdt_error err;
+    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+    assert_false(m->optimal);
+    assert_string_equal(pdt_model_stopped_by(m), PDT_STOP_INTERRUPT);
+    assert_true(m->misclassifications >= 39);
+    pdt_model_free(&m);
     pdt_dataset_free(&ds);
 }
 
@@ -388,6 +450,15 @@ static void test_binary_cli_json(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "190 misclassified"));
     tu_run_free(&r);
+    /* a fit the memo cannot hold says which limit stopped it, on the line and in the file */
+    tu_run_pdt(&r, "fit", "--data", tu_data("dl85/hepatitis.txt"), "--rules", "binary", "--sparse", "0.01",
+               "--memo-mb", "1", "-o", out, "-q", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(NOT proven optimal: the memory limit was reached, see --memo-mb)"));
+    tu_run_free(&r);
+    json = tu_read_file(out);
+    assert_non_null(strstr(json, "\"optimal\": false,\n  \"stopped_by\": \"memory limit\""));
+    free(json);
     tu_run_pdt(&r, "fit", "--data", tu_data("dl85/vote.txt"), "--rules", "binary", "--depth", "4",
                "--lexicographic", "-o", out, "-q", NULL);
     assert_int_equal(r.status, 0);
@@ -446,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_binary_lexicographic),
         cmocka_unit_test(test_binary_time_limit),
         cmocka_unit_test(test_binary_time_limit_threads),
+        cmocka_unit_test(test_binary_stopped_by),
         cmocka_unit_test(test_binary_progress),
         cmocka_unit_test(test_binary_cli_json),
         cmocka_unit_test(test_binary_cli_bad_input),

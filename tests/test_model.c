@@ -223,7 +223,11 @@ static void test_model_text_output(void **state)
     free(text);
     m->optimal = false;
     text = text_of(m);
-    assert_non_null(strstr(text, "not proven optimal"));
+    assert_non_null(strstr(text, "depth 2, not proven optimal\n"));
+    free(text);
+    m->stopped_by = PDT_STOP_MEMORY;
+    text = text_of(m);
+    assert_non_null(strstr(text, "depth 2, not proven optimal: stopped by the memory limit\n"));
     free(text);
     pdt_model_free(&m);
     m = mf_leaf_model();

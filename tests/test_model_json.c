@@ -89,6 +89,7 @@ static void assert_models_equal(const pdt_model *a, const pdt_model *b)
     assert_true(mpq_equal(a->objective, b->objective));
     assert_int_equal(a->misclassifications, b->misclassifications);
     assert_int_equal(a->optimal, b->optimal);
+    assert_ptr_equal(pdt_model_stopped_by(a), pdt_model_stopped_by(b)); /* the PDT_STOP_* strings */
     assert_int_equal(a->size, b->size);
     assert_int_equal(a->depth, b->depth);
     assert_int_equal(a->max_size, b->max_size);
@@ -143,6 +144,39 @@ static void test_model_json_roundtrip_identical(void **state)
     pdt_model_free(&back);
     pdt_model_free(&m);
     free(path);
+}
+
+/* What stopped a search survives the file; an optimal model writes none. */
+static void test_model_json_stopped_by(void **state)
+{
+    (void)state;
+    const char *const why[] = {PDT_STOP_TIME, PDT_STOP_MEMORY, PDT_STOP_INTERRUPT};
+    for (size_t k = 0; k < 3; k++) {
+        pdt_model *m = mf_model(axis());
+        m->optimal = false;
+        m->stopped_by = why[k];
+        char *path = save_ok(m, "stopped.json");
+        char *text = tu_read_file(path);
+        char want[64];
+        snprintf(want, sizeof want, "\"stopped_by\": \"%s\"", why[k]);
+        assert_non_null(strstr(text, want));
+        pdt_model *back = load_ok(path);
+        assert_models_equal(m, back);
+        assert_string_equal(pdt_model_stopped_by(back), why[k]);
+        free(text);
+        free(path);
+        pdt_model_free(&back);
+        pdt_model_free(&m);
+    }
+    pdt_model *m = mf_model(axis());
+    m->stopped_by = PDT_STOP_TIME; /* left over: an optimal model has none */
+    assert_null(pdt_model_stopped_by(m));
+    char *path = save_ok(m, "optimal.json");
+    char *text = tu_read_file(path);
+    assert_null(strstr(text, "stopped_by"));
+    free(text);
+    free(path);
+    pdt_model_free(&m);
 }
 
 /* A fitted model (decimal data, thresholds like 0.1 that no double holds)
@@ -362,6 +396,9 @@ static void test_model_json_rejects_wrong_types(void **state)
     mutation_fails("size", json_string("2"),
                    "size: expected a non-negative integer, found a string");
     mutation_fails("optimal", json_integer(1), "optimal: expected a boolean, found an integer");
+    mutation_fails("stopped_by", json_integer(1), "stopped_by: expected \"time limit\", \"memory limit\" or");
+    mutation_fails("stopped_by", json_string("boredom"), "stopped_by: expected \"time limit\"");
+    mutation_fails("stopped_by", json_string("time limit"), "stopped_by: an optimal model was not stopped");
     mutation_fails("constraints.lexicographic", json_string("yes"),
                    "constraints.lexicographic: expected a boolean, found a string");
     mutation_fails("constraints.sparse", json_integer(1), "constraints.sparse: expected a string");
@@ -519,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_model_json_rejects_not_json),
         cmocka_unit_test(test_model_json_rejects_truncated),
         cmocka_unit_test(test_model_json_rejects_wrong_types),
+        cmocka_unit_test(test_model_json_stopped_by),
         cmocka_unit_test(test_model_json_rejects_unknown_family),
         cmocka_unit_test(test_model_json_rejects_counts_mismatch),
         cmocka_unit_test(test_model_json_rejects_negative_values),

@@ -9,13 +9,13 @@
 
 /* ------------------------------------------------------------ the search */
 
-const char dc_paused[] = "work budget";
+const char dc_paused[] = "paused";
 
 static bool out_of_time(dc_search *s)
 {
     if (s->stopped_by) return true;
     if (s->work_limit && s->evaluations >= s->work_limit) return s->stopped_by = dc_paused, true;
-    if (s->p->max_rows && s->rows >= s->p->max_rows) return s->stopped_by = "work budget", true;
+    if (s->p->max_rows && s->rows >= s->p->max_rows) return s->stopped_by = "row budget", true;
     if (++s->calls & 255) return false;
     const dc_problem *p = s->p;
     if (p->stop && *p->stop) s->stopped_by = "interrupt";

@@ -45,7 +45,7 @@ typedef struct dc_problem {
     const volatile sig_atomic_t *stop;
     int64_t incumbent;            /* > 0: the cost of a tree the caller has; only cheaper ones
                                      are sought (none found and not stopped: it is optimal) */
-    uint64_t max_rows;            /* > 0: stop ("work budget") once the rows of the regions
+    uint64_t max_rows;            /* > 0: stop ("row budget") once the rows of the regions
                                      searched (warm and deeper runs included) sum to this */
 } dc_problem;
 
@@ -68,7 +68,8 @@ typedef struct dc_result {
                                      cheaper than the caller's incumbent was found */
     bool optimal;                 /* the search finished: the tree here (or the caller's
                                      incumbent when none is) is optimal */
-    const char *stopped_by;       /* "time limit", "interrupt", "memory limit", "work budget" or NULL */
+    const char *stopped_by;       /* "time limit", "interrupt", "memory limit" (the PDT_STOP_* names),
+                                     "row budget" (max_rows) or NULL */
     uint64_t evaluations, memo_entries;
 } dc_result;
 

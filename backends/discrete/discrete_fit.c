@@ -365,7 +365,7 @@ static pdt_status search(dc_fit *f, const pdt_model *warm, int64_t k, int64_t c,
         f->p.max_rows = rows;
         pdt_status st = dc_solve(&f->r, &f->p, f->err);
         f->p.max_rows = 0;
-        if (st || k < 0 || !f->r.stopped_by || strcmp(f->r.stopped_by, "work budget")) return st;
+        if (st || k < 0 || !f->r.stopped_by || strcmp(f->r.stopped_by, "row budget")) return st;
         dc_result_clear(&f->r);
     }
     pdt_status st = few_nodes(f, warm, k, c, t0, few, proven);
@@ -408,6 +408,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st) {
         set_objective(&f);
         f.m->optimal = f.r.optimal || proven;
+        f.m->stopped_by = pdt_stop_reason(f.r.stopped_by); /* (NULL: a budget of its own, not the caller's) */
         f.m->size_minimal = f.r.optimal && !opt->sparse; /* errors·(N + 1) + nodes, exact */
         f.m->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         f.m->stats.seconds = f.m->seconds;

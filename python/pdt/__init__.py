@@ -223,7 +223,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_, n_features_in_, feature_names_in_ (DataFrame input), tree_ (Tree),
-    optimal_ (bool: proven optimal), objective_ (fractions.Fraction: the exact
+    optimal_ (bool: proven optimal), stopped_by_ (None, or what stopped a search
+    that is not proven optimal: "time limit", "memory limit" or "interrupt"),
+    objective_ (fractions.Fraction: the exact
     optimum, misclassifications or the sparse objective), model_ (the libpdt model).
     """
 
@@ -366,6 +368,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def _set_fitted(self, model):
         self.tree_ = Tree(model)
         self.optimal_ = bool(model.optimal)
+        self.stopped_by_ = model.stopped_by
         self.objective_ = Fraction(model.objective)
         self._leaf_value = self.tree_.value.astype(np.float64)
 

@@ -73,7 +73,10 @@ def test_time_limit_keeps_the_best_tree():
     X, y = long_fit_data()
     clf = pdt.OptimalTreeClassifier(rules="hyperplane", max_size=4, time_limit=0.5).fit(X, y)
     assert not clf.optimal_
+    assert clf.stopped_by_ == "time limit"
     assert clf.objective_ == np.sum(clf.predict(X) != y)
+    done = pdt.OptimalTreeClassifier(rules="hyperplane", max_size=1).fit(X, y)
+    assert done.optimal_ and done.stopped_by_ is None
 
 
 def test_problem_searches_are_interruptible_too():
