@@ -89,7 +89,9 @@ static void assert_models_equal(const pdt_model *a, const pdt_model *b)
     assert_true(mpq_equal(a->objective, b->objective));
     assert_int_equal(a->misclassifications, b->misclassifications);
     assert_int_equal(a->optimal, b->optimal);
-    assert_ptr_equal(pdt_model_stopped_by(a), pdt_model_stopped_by(b)); /* the PDT_STOP_* strings */
+    if (pdt_model_stopped_by(a) || pdt_model_stopped_by(b)) /* (equal strings, not one object) */
+        assert_string_equal(pdt_model_stopped_by(a) ? pdt_model_stopped_by(a) : "(none)",
+                            pdt_model_stopped_by(b) ? pdt_model_stopped_by(b) : "(none)");
     assert_int_equal(a->size, b->size);
     assert_int_equal(a->depth, b->depth);
     assert_int_equal(a->max_size, b->max_size);
