@@ -238,7 +238,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 continue;
             }
             fr->split[n_split++] = (uint32_t)f;
-            dc_hash_codes(s, (uint32_t)f, items, len, fr->cm + at, child_rem, fr->chash + at);
+            dc_hash_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, child_rem, fr->chash + at);
         }
         for (size_t t = 0; t < n_split; t++) {
             const uint32_t f = fr->split[t];
@@ -405,6 +405,7 @@ static void search_clear(dc_search *s)
     free(s->row_hash);
     free(s->bits);
     free(s->bit_at);
+    free(s->byte_hash);
     free(s->pcount);
     free(s->group);
     free(s->fl);

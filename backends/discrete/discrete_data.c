@@ -4,6 +4,7 @@
  * errors, the bitsets of every feature's codes. */
 #include "discrete_impl.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,9 @@ void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t 
 /* Counting by bitsets costs about one word per (code, class) and by items
  * about BIT_ITEMS words per item (a dependent increment each). */
 #define BIT_ITEMS 4
+/* Hashing by bitsets costs up to 8 table lookups a word, by items a load and
+ * an add per item: bitsets when the node has more than BYTE_ITEMS items a word. */
+#define BYTE_ITEMS 8
 
 /* The node's rows of each class as bitsets in fr->rc (and their numbers in
  * fr->rtot), when some split will count faster by bitsets than by items. */
@@ -96,11 +100,14 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
     uint64_t *all = fr->rc + nc * words;
     memset(fr->rc, 0, (nc + 1) * words * sizeof *fr->rc);
     uint32_t floor = 0;
+    uint64_t sum = 0;
     for (size_t t = 0; t < len; t++) {
         pdt_bit_set(fr->rc + p->y[items[t]] * words, items[t]);
         pdt_bit_set(all, items[t]);
         floor += s->fl[items[t]];
+        sum += s->row_hash[items[t]];
     }
+    fr->rsum = sum;
     for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
     fr->rtot[nc] = floor;
     return true;
@@ -163,16 +170,39 @@ size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, c
     return present;
 }
 
+/* The sum of row_hash over the rows of all & one, by bytes (s->byte_hash). */
+static uint64_t bits_sum(const dc_search *s, const uint64_t *all, const uint64_t *one)
+{
+    const uint64_t *t = s->byte_hash;
+    uint64_t sum = 0;
+    for (size_t w = 0; w < s->words; w++, t += 8 * 256) {
+        uint64_t x = all[w] & one[w];
+        for (size_t j = 0; x; j++, x >>= 8) sum += t[j * 256 + (x & 255)];
+    }
+    return sum;
+}
+
 /* The memo hashes of the children of a split on f (m: their sizes), their
- * slots prefetched. */
-void dc_hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *m, uint32_t rem,
-                   uint64_t *h)
+ * slots prefetched.  With the node's bitsets (bits), a binary feature's are
+ * the same sums taken from them (the Debug builds check each against the
+ * items', so every sanitizer run of the tests compares the two). */
+void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
+                   const uint32_t *m, uint32_t rem, uint64_t *h)
 {
     const dc_problem *p = s->p;
     const size_t kf = p->k[f];
     const uint16_t *code = s->col + (size_t)f * p->n;
     const uint64_t *rh = s->row_hash;
-    if (kf == 2) { /* branch-free: one masked sum */
+    if (kf == 2 && bits && s->byte_hash && s->bit_at[f] != SIZE_MAX && BYTE_ITEMS * s->words < len) {
+        /* the same sums from the bitsets: a lookup per byte, not a load per item */
+        h[1] = bits_sum(s, fr->rc + p->nc * s->words, s->bits + s->bit_at[f]);
+        h[0] = fr->rsum - h[1];
+#ifndef NDEBUG
+        uint64_t one = 0;
+        for (size_t t = 0; t < len; t++) one += rh[items[t]] & (0 - (uint64_t)code[items[t]]);
+        assert(one == h[1]);
+#endif
+    } else if (kf == 2) { /* branch-free: one masked sum */
         uint64_t all = 0, one = 0;
         for (size_t t = 0; t < len; t++) {
             uint32_t i = items[t];
@@ -273,6 +303,7 @@ static bool make_planes(dc_search *s)
 /* Every feature's rows by code as bitsets (code 0 is counted as the rest),
  * unless they would take more than BITS_LIMIT bytes: then none. */
 #define BITS_LIMIT ((size_t)256 << 20)
+#define BYTE_HASH_ROWS 65536
 
 pdt_status dc_make_bits(dc_search *s, pdt_error *err)
 {
@@ -294,5 +325,17 @@ pdt_status dc_make_bits(dc_search *s, pdt_error *err)
             uint16_t v = s->col[f * p->n + i];
             if (v) pdt_bit_set(s->bits + s->bit_at[f] + (v - 1) * s->words, i);
         }
+    /* the row hashes' sums by byte of a bitset (dc_hash_codes): 2 kB a byte, so at most
+     * BYTE_HASH_ROWS rows (16 MB); without them, hashing by items */
+    if (p->n <= BYTE_HASH_ROWS && (s->byte_hash = malloc(s->words * 8 * 256 * sizeof *s->byte_hash))) {
+        for (size_t b = 0; b < s->words * 8; b++) {
+            uint64_t *t = s->byte_hash + b * 256;
+            t[0] = 0;
+            for (unsigned v = 1; v < 256; v++) { /* v's lowest row, plus the others' sum */
+                size_t i = b * 8 + (size_t)__builtin_ctz(v);
+                t[v] = t[v & (v - 1)] + (i < p->n ? s->row_hash[i] : 0);
+            }
+        }
+    }
     return PDT_OK;
 }

@@ -28,6 +28,8 @@ typedef struct dc_search {
     size_t words;           /* of a bitset of rows */
     uint64_t *bits;         /* the rows of code v of feature f (v >= 1) at bit_at[f] + (v - 1) * words */
     size_t *bit_at;         /* nf; SIZE_MAX: feature f has no bitsets (or bits is NULL) */
+    uint64_t *byte_hash;    /* with bits: words * 8 * 256, the sum of row_hash over the rows of
+                               byte b of a bitset holding value v at [b * 256 + v] (NULL: none) */
     size_t maxk;
     struct timespec start;
     uint64_t calls;
@@ -70,6 +72,7 @@ typedef struct dc_frame {
     uint32_t *cfl;   /* nf * maxk: each child's unavoidable errors */
     uint32_t *split; /* nf: the features that split the node */
     uint64_t *rc;    /* (nc + 1) * words: the node's rows of each class, then all (with bitsets) */
+    uint64_t rsum;   /* with bitsets: the sum of row_hash over the node's rows */
     uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */
     dc_cand *cand;   /* nf */
     uint8_t *done;   /* maxk: the split's children solved */
@@ -89,9 +92,9 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
 /* A split's children without moving rows: sizes, leaf and unavoidable errors. */
 size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                       uint32_t *m, uint32_t *err, uint32_t *fl);
-/* A split's children's memo hashes (slots prefetched). */
-void dc_hash_codes(dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *m, uint32_t rem,
-                   uint64_t *h);
+/* A split's children's memo hashes (slots prefetched); bits: fr holds the node's bitsets. */
+void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
+                   const uint32_t *m, uint32_t rem, uint64_t *h);
 /* Set-up: groups of equal rows, their unavoidable errors, the bitsets. */
 pdt_status dc_make_groups(dc_search *s, pdt_error *err);
 pdt_status dc_make_floors(dc_search *s, pdt_error *err);
