@@ -267,7 +267,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             }
             uint32_t f = fr->cand[t].f;
             int64_t *clb = fr->clb + (size_t)f * s->maxk;
-            dc_partition(s, f, items, len, part, start);
+            dc_partition(s, f, items, len, fr->cm + (size_t)f * s->maxk, part, start); /* (sizes counted above) */
             /* every child's own look-ahead before any is solved: a costly sibling ends the split
              * before a cheap first child is searched under a loose budget */
             int64_t sum = p->split_cost + sharpen(s, fr, f, c, part, start, depth + 1, clb);
@@ -356,7 +356,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
         free(start);
         return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
     }
-    dc_partition(s, f, items, len, part, start);
+    dc_partition(s, f, items, len, NULL, part, start);
     size_t present = 0;
     for (size_t v = 0; v < p->k[f]; v++) present += start[v + 1] > start[v];
     pdt_status st2 = grow_nodes(b, present);

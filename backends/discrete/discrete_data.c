@@ -65,16 +65,22 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     return NULL;
 }
 
-/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
-void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out,
-                  uint32_t *start)
+/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1].
+ * sizes: the number of items of each code when known (dc_count_codes), else
+ * NULL (they are counted first). */
+void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *sizes,
+                  uint32_t *out, uint32_t *start)
 {
     const dc_problem *p = s->p;
     size_t kf = p->k[f];
     memset(start, 0, (kf + 1) * sizeof *start);
     const uint16_t *code = s->col + (size_t)f * p->n;
-    for (size_t t = 0; t < len; t++) start[code[items[t]] + 1]++;
+    if (sizes)
+        for (size_t v = 0; v < kf; v++) start[v + 1] = sizes[v];
+    else
+        for (size_t t = 0; t < len; t++) start[code[items[t]] + 1]++;
     for (size_t v = 0; v < kf; v++) start[v + 1] += start[v];
+    assert(start[kf] == len);
     for (size_t t = 0; t < len; t++) {
         uint32_t v = code[items[t]];
         out[start[v]++] = items[t];

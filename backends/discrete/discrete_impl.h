@@ -86,7 +86,8 @@ dc_stats dc_region_stats(dc_search *s, const uint32_t *items, size_t len);
 dc_frame *dc_frame_at(dc_search *s, size_t depth);
 void dc_frame_free(dc_frame *fr);
 /* Items by code of feature f: out holds them grouped, start[v] .. start[v+1]. */
-void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, uint32_t *out, uint32_t *start);
+void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *sizes,
+                  uint32_t *out, uint32_t *start);
 /* The node's bitsets into fr, when some split counts faster by them. */
 bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len);
 /* A split's children without moving rows: sizes, leaf and unavoidable errors. */
