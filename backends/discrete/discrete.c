@@ -406,6 +406,8 @@ static void search_clear(dc_search *s)
     free(s->bits);
     free(s->bit_at);
     free(s->byte_hash);
+    free(s->tbits);
+    free(s->tpos);
     free(s->pcount);
     free(s->group);
     free(s->fl);

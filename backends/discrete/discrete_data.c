@@ -34,7 +34,7 @@ void dc_frame_free(dc_frame *fr)
 {
     free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
     free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
-    free(fr->done);
+    free(fr->done), free(fr->bc);
     *fr = (dc_frame){0};
 }
 
@@ -57,9 +57,10 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     fr->rc = s->bits ? malloc((p->nc + 1) * s->words * sizeof *fr->rc) : NULL;
     fr->rtot = malloc((p->nc + 1) * sizeof *fr->rtot);
     fr->done = malloc(s->maxk * sizeof *fr->done);
+    fr->bc = s->tbits ? malloc((p->nc + s->n_planes) * s->nb * sizeof *fr->bc) : NULL;
     if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
         fr->split &&
-        (fr->rc || !s->bits) && fr->rtot && fr->done)
+        (fr->rc || !s->bits) && fr->rtot && fr->done && (fr->bc || !s->tbits))
         return fr;
     dc_frame_free(fr);
     return NULL;
@@ -96,6 +97,29 @@ void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t 
  * an add per item: bitsets when the node has more than BYTE_ITEMS items a word. */
 #define BYTE_ITEMS 8
 
+/* Every binary feature's counts at once (fr->bc): word by word, each of the
+ * node's row sets (a class; the rows of an unavoidable-error plane) against
+ * that word of all the binary features, which lie side by side in s->tbits
+ * (one vector loop over the features, not a short loop over words per
+ * feature: anneal, DL8.5, lambda = 0.01: see docs/categorical.md). */
+static void count_binary(const dc_search *s, dc_frame *fr)
+{
+    const size_t nb = s->nb, nc = s->p->nc, words = s->words;
+    const size_t sets = nc + (fr->rtot[nc] ? s->n_planes : 0); /* planes only where errors are unavoidable */
+    const uint64_t *all = fr->rc + nc * words;
+    uint32_t *acc = fr->bc;
+    memset(acc, 0, (nc + s->n_planes) * nb * sizeof *acc);
+    for (size_t w = 0; w < words; w++) {
+        const uint64_t *t = s->tbits + w * nb;
+        for (size_t r = 0; r < sets; r++) {
+            const uint64_t x = r < nc ? fr->rc[r * words + w] : all[w] & s->planes[(r - nc) * words + w];
+            if (!x) continue;
+            uint32_t *a = acc + r * nb;
+            for (size_t j = 0; j < nb; j++) a[j] += (uint32_t)__builtin_popcountll(x & t[j]);
+        }
+    }
+}
+
 /* The node's rows of each class as bitsets in fr->rc (and their numbers in
  * fr->rtot), when some split will count faster by bitsets than by items. */
 bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len)
@@ -116,6 +140,7 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
     fr->rsum = sum;
     for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
     fr->rtot[nc] = floor;
+    if (s->tbits) count_binary(s, fr);
     return true;
 }
 
@@ -127,6 +152,25 @@ static void count_bits(const dc_search *s, const dc_frame *fr, uint32_t f, uint3
     const uint64_t *all = fr->rc + nc * words;
     for (size_t c = 0; c < nc; c++) count[c] = fr->rtot[c];
     fl[0] = fr->rtot[nc];
+    if (s->tbits && s->tpos[f] != UINT32_MAX) { /* counted already (count_binary) */
+        const size_t nb = s->nb, j = s->tpos[f];
+        for (size_t c = 0; c < nc; c++) {
+            count[nc + c] = fr->bc[c * nb + j];
+            count[c] -= count[nc + c];
+        }
+        fl[1] = 0;
+        for (size_t q = 0; q < s->n_planes && fl[0]; q++) fl[1] += fr->bc[(nc + q) * nb + j] << q;
+#ifndef NDEBUG /* the Debug builds (the sanitizer runs of the tests) check them feature by feature */
+        const uint64_t *b = s->bits + s->bit_at[f];
+        for (size_t c = 0; c < nc; c++) assert(count[nc + c] == pdt_bits_and_count(fr->rc + c * words, b, words));
+        uint32_t one = 0;
+        for (size_t q = 0; q < s->n_planes && fl[0]; q++)
+            one += pdt_bits_and3_count(fr->rc + nc * words, b, s->planes + q * words, words) << q;
+        assert(one == fl[1]);
+#endif
+        fl[0] -= fl[1];
+        return;
+    }
     for (size_t v = 1; v < kf; v++) {
         const uint64_t *b = s->bits + s->bit_at[f] + (v - 1) * words;
         for (size_t c = 0; c < nc; c++) {
@@ -331,6 +375,16 @@ pdt_status dc_make_bits(dc_search *s, pdt_error *err)
             uint16_t v = s->col[f * p->n + i];
             if (v) pdt_bit_set(s->bits + s->bit_at[f] + (v - 1) * s->words, i);
         }
+    /* the binary features side by side, word by word (count_binary) */
+    s->tpos = malloc((p->nf ? p->nf : 1) * sizeof *s->tpos);
+    for (size_t f = 0; s->tpos && f < p->nf; f++) s->tpos[f] = p->k[f] == 2 ? (uint32_t)s->nb++ : UINT32_MAX;
+    if (s->tpos && s->nb && (s->tbits = malloc(s->words * s->nb * sizeof *s->tbits))) {
+        for (size_t f = 0; f < p->nf; f++)
+            for (size_t w = 0; s->tpos[f] != UINT32_MAX && w < s->words; w++)
+                s->tbits[w * s->nb + s->tpos[f]] = s->bits[s->bit_at[f] + w];
+    } else {
+        free(s->tpos), s->tpos = NULL, s->nb = 0;
+    }
     /* the row hashes' sums by byte of a bitset (dc_hash_codes): 2 kB a byte, so at most
      * BYTE_HASH_ROWS rows (16 MB); without them, hashing by items */
     if (p->n <= BYTE_HASH_ROWS && (s->byte_hash = malloc(s->words * 8 * 256 * sizeof *s->byte_hash))) {

@@ -28,6 +28,10 @@ typedef struct dc_search {
     size_t words;           /* of a bitset of rows */
     uint64_t *bits;         /* the rows of code v of feature f (v >= 1) at bit_at[f] + (v - 1) * words */
     size_t *bit_at;         /* nf; SIZE_MAX: feature f has no bitsets (or bits is NULL) */
+    uint64_t *tbits;        /* with bits: the binary features' code-1 bitsets word by word:
+                               word w of binary feature j at [w * nb + j] (NULL: none) */
+    uint32_t *tpos;         /* nf: feature f's j in tbits, or UINT32_MAX */
+    size_t nb;              /* binary features in tbits */
     uint64_t *byte_hash;    /* with bits: words * 8 * 256, the sum of row_hash over the rows of
                                byte b of a bitset holding value v at [b * 256 + v] (NULL: none) */
     size_t maxk;
@@ -73,6 +77,8 @@ typedef struct dc_frame {
     uint32_t *split; /* nf: the features that split the node */
     uint64_t *rc;    /* (nc + 1) * words: the node's rows of each class, then all (with bitsets) */
     uint64_t rsum;   /* with bitsets: the sum of row_hash over the node's rows */
+    uint32_t *bc;    /* with tbits: (nc + n_planes) * nb, the node's rows of class c (then of
+                        unavoidable-error plane q) with code 1 of binary feature j at [c * nb + j] */
     uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */
     dc_cand *cand;   /* nf */
     uint8_t *done;   /* maxk: the split's children solved */
