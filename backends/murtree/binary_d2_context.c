@@ -91,6 +91,17 @@ static d2_context *context_of(d2_solver *s, uint64_t gen)
 static void count_side(d2_solver *s, const d2_context *c, size_t j, bool ones, uint32_t m, d2_counts *out);
 static void node_counts(d2_solver *s, d2_context *c);
 
+/* out's triangles over F columns zeroed, in whole blocks of 8 (as the kernels read them). */
+static void clear_triangles(size_t fp, size_t F, d2_counts *out)
+{
+    const size_t end = (F + 7) & ~(size_t)7;
+    for (size_t i = 0; i < F; i++) {
+        const size_t from = i & ~(size_t)7;
+        memset(out->T + i * fp + from, 0, (end - from) * sizeof *out->T);
+        memset(out->P + i * fp + from, 0, (end - from) * sizeof *out->P);
+    }
+}
+
 /* Pair (x, y) of a triangle (either order). */
 static inline size_t tri(size_t fp, size_t x, size_t y) { return x <= y ? x * fp + y : y * fp + x; }
 
@@ -108,7 +119,7 @@ static inline int64_t side_count(const uint32_t *base, const uint32_t *other, si
  *   |a ∧ b| = t,  |¬a ∧ b| = n_b − t,  |¬a ∧ ¬b| = m − n_a − n_b + t. */
 static void derive_counts(d2_solver *s, d2_context *c, d2_context *p, size_t j, bool ones)
 {
-    const size_t fp = s->fp, F = c->F, end = (F + 7) & ~(size_t)7;
+    const size_t fp = s->fp, F = c->F;
     d2_counts A = {.T = s->mat + 2 * fp * fp, .P = s->mat + 3 * fp * fp}; /* count_side's scratch is mat's first half */
     const uint32_t rest = p->m - c->m;
     const bool via = rest < c->m / 2; /* then the counts are p's minus the other side's */
@@ -116,10 +127,8 @@ static void derive_counts(d2_solver *s, d2_context *c, d2_context *p, size_t j, 
     count_side(s, p, j, via ? !ones : ones, via ? rest : c->m, &A);
     const uint32_t *bT = via ? p->counts.T : NULL, *bP = via ? p->counts.P : NULL;
     const int64_t m = c->m, m1 = c->counts.ones;
+    clear_triangles(fp, F, &c->counts);
     for (size_t a = 0; a < F; a++) {
-        const size_t from = a & ~(size_t)7;
-        memset(c->counts.T + a * fp + from, 0, (end - from) * sizeof *c->counts.T);
-        memset(c->counts.P + a * fp + from, 0, (end - from) * sizeof *c->counts.P);
         const uint32_t ca = p->code[c->fid[a]], pa = ca & ~D2_FLIP;
         const int64_t na = side_count(bT, A.T, pa * fp + pa), qa = side_count(bP, A.P, pa * fp + pa);
         for (size_t b = a; b < F; b++) {
@@ -184,12 +193,8 @@ static void sibling(d2_solver *s, d2_context *c, uint32_t v[3])
 static void expand(const d2_solver *s, const d2_context *c, const d2_counts *tmp, d2_counts *out,
                    const uint32_t *nz, size_t n_nz)
 {
-    const size_t fp = s->fp, F = c->F, end = (F + 7) & ~(size_t)7;
-    for (size_t i = 0; i < F; i++) {
-        const size_t from = i & ~(size_t)7;
-        memset(out->T + i * fp + from, 0, (end - from) * sizeof *out->T);
-        memset(out->P + i * fp + from, 0, (end - from) * sizeof *out->P);
-    }
+    const size_t fp = s->fp;
+    clear_triangles(fp, c->F, out);
     for (size_t x = 0; x < n_nz; x++) {
         const size_t a = nz[x], ka = s->keep[a];
         for (size_t y = x; y < n_nz; y++) {
