@@ -167,7 +167,8 @@ bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint
 
 bc_node *bc_insert_borrowed(bc_cache *c, const uint64_t *key, uint64_t hash, uint32_t m, uint32_t leaf)
 {
-    return insert_absent(c, key, true, hash, m, leaf);
+    bc_node *nd = bc_find(c, key, hash, m);
+    return nd ? nd : insert_absent(c, key, true, hash, m, leaf);
 }
 
 const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n)

@@ -69,8 +69,8 @@ bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_
 bc_node *bc_insert(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
 /* bc_insert for items known to be absent (a bc_find just missed): no second probe. */
 bc_node *bc_insert_absent(bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_t m, uint32_t leaf);
-/* bc_insert_absent keeping `key` itself, not a copy: it must stay allocated as
- * long as c is looked up (the team cache: binary_team_cache.c). */
+/* bc_insert keeping `key` itself, not a copy, when the node is made: it must
+ * stay allocated as long as c is looked up (the team cache: binary_team_cache.c). */
 bc_node *bc_insert_borrowed(bc_cache *c, const uint64_t *key, uint64_t hash, uint32_t m, uint32_t leaf);
 /* The entry holding the optimum for (d, n) (normalised limits, d ≥ 3), or NULL. */
 const bc_entry *bc_optimum(const bc_node *node, uint32_t d, uint32_t n);
