@@ -4,6 +4,7 @@
 
 #include "bitset.h"
 #include "memo.h"
+#include "pdt_parallel.h"
 
 #define CHUNK_ENTRIES 4096
 
@@ -31,7 +32,7 @@ pdt_status pdt_memo_new(pdt_memo **out, size_t words, const pdt_algebra *alg, si
     m->entry_size = m->items_off + words * sizeof(uint64_t);
     m->max_bytes = max_bytes;
     m->n_slots = 1024;
-    m->slots = calloc(m->n_slots, sizeof *m->slots);
+    m->slots = pdt_calloc_written(m->n_slots, sizeof *m->slots);
     if (!m->slots) {
         free(m);
         return PDT_ENOMEM;
@@ -107,7 +108,7 @@ pdt_memo_entry *pdt_memo_find(pdt_memo *m, const uint64_t *items, uint32_t k, ui
 static bool rehash(pdt_memo *m)
 {
     size_t n_slots = m->n_slots * 2;
-    uint64_t *slots = calloc(n_slots, sizeof *slots);
+    uint64_t *slots = pdt_calloc_written(n_slots, sizeof *slots); /* probed before written */
     if (!slots) return false;
     for (uint64_t i = 0; i < m->n; i++) {
         uint64_t h = entry_at(m, i)->hash;

@@ -26,6 +26,14 @@ unsigned pdt_threads_resolve(uint32_t requested)
 #endif
 }
 
+void *pdt_calloc_written(size_t n, size_t size)
+{
+    unsigned char *p = calloc(n, size);
+    if (p)
+        for (size_t k = 0; k < n * size; k += 4096) ((volatile unsigned char *)p)[k] = 0;
+    return p;
+}
+
 uint64_t pdt_parallel_min(void)
 {
     const char *env = getenv("PDT_PARALLEL_MIN");

@@ -8,6 +8,7 @@
 
 #include "binary_search.h"
 #include "bitset.h"
+#include "pdt_parallel.h"
 
 #define CHUNK_NODES 4096u
 #define ARENA_WORDS (UINT64_C(1) << 17) /* 1 MiB of keys per arena */
@@ -73,7 +74,7 @@ bc_node *bc_find(const bc_cache *c, const uint64_t *bits, uint64_t hash, uint32_
 static bool grow_slots(bc_cache *c)
 {
     size_t n = c->n_slots ? 2 * c->n_slots : 1024;
-    uint64_t *slots = calloc(n, sizeof *slots);
+    uint64_t *slots = pdt_calloc_written(n, sizeof *slots); /* probed before written */
     if (!slots) return false;
     for (size_t k = 0; k < c->n_nodes; k++) {
         const uint64_t hash = node_at(c, k)->hash;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "binary_team_cache.h"
+#include "pdt_parallel.h"
 
 #define SEEN_BITS (UINT64_C(1) << 21)
 #define COPY_MAX 16u /* entries copied out of a shard's node; more: merged under the lock */
@@ -38,7 +39,7 @@ bool bt_cache_init(bt_cache *tc, size_t words, size_t limit)
         if (pthread_mutex_init(&tc->shard[k].lock, NULL) != 0) return false;
         tc->n_locks++;
     }
-    tc->seen = calloc(SEEN_BITS / 64, sizeof *tc->seen);
+    tc->seen = pdt_calloc_written(SEEN_BITS / 64, sizeof *tc->seen); /* read before written */
     return tc->seen != NULL;
 }
 
