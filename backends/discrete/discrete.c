@@ -240,6 +240,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             fr->split[n_split++] = (uint32_t)f;
             dc_hash_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, child_rem, fr->chash + at);
         }
+        for (size_t t = 0; t < n_split; t++) /* the slots have had the counting's time to load */
+            for (size_t v = 0, at = fr->split[t] * s->maxk; v < p->k[fr->split[t]]; v++)
+                if (fr->cm[at + v]) dc_memo_prefetch_key(&s->memo, fr->chash[at + v]);
         for (size_t t = 0; t < n_split; t++) {
             const uint32_t f = fr->split[t];
             size_t at = f * s->maxk;

@@ -91,6 +91,9 @@ dc_entry *dc_memo_again(const dc_memo *m, const dc_entry *was);
 dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
 /* Starts loading the slot of hash h (a later find need not wait for memory). */
 void dc_memo_prefetch(const dc_memo *m, uint64_t h);
+/* Once that slot is loaded: starts loading the key of the entry there when it
+ * has hash h (the find that follows compares it). */
+void dc_memo_prefetch_key(const dc_memo *m, uint64_t h);
 void dc_memo_clear(dc_memo *m); /* frees everything; the limit and what the caller gave are kept */
 /* The test knobs of the environment: PDT_DISCRETE_WEAK_HASH (dc_row_hash_fill)
  * and PDT_DISCRETE_KEYS=rows|branch (keys_by). */
