@@ -171,6 +171,29 @@ static bool write_outputs(cli_outputs *set, const pdt_model *m, const pdt_datase
     return cli_outputs_commit(set);
 }
 
+/* Families that test numbers only (axis, hyperplane, ...) are fitted on the
+ * numeric columns: said, with the columns left out, so that a tree of a mixed
+ * file does not look as if it had weighed its categories. */
+static void note_unused_columns(const pdt_dataset *ds, const pdt_model *m, const char *rules)
+{
+    if (!pdt_dataset_has_categorical(ds) || pdt_model_dims(m) >= pdt_dataset_dims(ds)) return;
+    size_t unused = 0, shown = 0;
+    const char *names[8];
+    for (size_t j = 0; j < pdt_dataset_dims(ds); j++) {
+        if (!pdt_dataset_is_categorical(ds, j)) continue;
+        const char *name = pdt_dataset_feature_name(ds, j);
+        bool used = false;
+        for (size_t k = 0; k < pdt_model_dims(m) && !used; k++) used = strcmp(pdt_model_feature_name(m, k), name) == 0;
+        if (!used && unused++ < 8) names[shown++] = name;
+    }
+    if (!unused) return;
+    fprintf(stderr, "pdt fit: note: rule family %s tests numbers; the categorical column%s ", rules, unused > 1 ? "s" : "");
+    for (size_t k = 0; k < shown; k++) fprintf(stderr, "%s%s", k ? ", " : "", names[k]);
+    if (unused > shown) fprintf(stderr, " and %zu more", unused - shown);
+    fprintf(stderr, " %s not used (--rules binary tests x ≠ v on categories, --rules categorical splits by them)\n",
+            unused > 1 ? "are" : "is");
+}
+
 /* A picture needs 2-D data: known before the search, so refused before it. */
 /* One class leaves nothing to learn: said (the fit is a single leaf). */
 static bool two_classes(const pdt_dataset *ds)
@@ -253,6 +276,7 @@ static int fit_run(int argc, char **argv)
         if (!cli_flag(fit_options, "quiet") && pdt_model_write_text(m, stdout, &err))
             fprintf(stderr, "pdt fit: %s\n", err.message);
         print_summary(m);
+        if (!cli_flag(fit_options, "quiet")) note_unused_columns(ds, m, fo.rules);
         if (!write_outputs(&set, m, ds, plot_w, plot_h)) rc = 1;
         else if (interrupted) rc = 130; /* the outputs are written, flagged "optimal": false */
     }

@@ -155,6 +155,28 @@ static void test_cli_round_trip(void **state)
     tu_run_free(&r);
 }
 
+/* A numeric family on a mixed file leaves its categories out: the command says which. */
+static void test_cli_notes_unused_categories(void **state)
+{
+    (void)state;
+    char *data = tu_write_file("mixed.csv", "a,colour,size,y\n1,red,s,p\n2,blue,m,q\n3,red,s,p\n4,green,m,q\n5,blue,s,p\n");
+    tu_run r;
+    tu_run_pdt(&r, "fit", "--data", data, "--depth", "2", NULL);
+    if (r.status != 0) fail_msg("%s", r.err);
+    assert_non_null(strstr(r.err, "rule family axis tests numbers; the categorical columns colour, size are not used"));
+    tu_run_free(&r);
+    /* families that test categories use them: no note */
+    tu_run_pdt(&r, "fit", "--data", data, "--depth", "2", "--rules", "axis,binary", NULL);
+    if (r.status != 0) fail_msg("%s", r.err);
+    assert_null(strstr(r.err, "not used"));
+    tu_run_free(&r);
+    tu_run_pdt(&r, "fit", "--data", data, "--depth", "2", "--rules", "categorical", NULL);
+    if (r.status != 0) fail_msg("%s", r.err);
+    assert_null(strstr(r.err, "not used"));
+    tu_run_free(&r);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_numbers_name_categories),
         cmocka_unit_test(test_mushroom_missing_policies),
         cmocka_unit_test(test_cli_round_trip),
+        cmocka_unit_test(test_cli_notes_unused_categories),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
