@@ -47,6 +47,15 @@ typedef struct dc_problem {
                                      are sought (none found and not stopped: it is optimal) */
     uint64_t max_rows;            /* > 0: stop ("row budget") once the rows of the regions
                                      searched (warm and deeper runs included) sum to this */
+    /* Optional: the anytime schedule's deeper incumbents made outside the
+     * search, at depth `depth` (deeper_from, then one more each time one is
+     * finished) within `seconds`; returns whether that depth was finished (else
+     * it is asked again at the next turn, with its budget).  The search's own
+     * tree is not compared with them: the caller keeps the cheapest.  NULL: the
+     * search runs its own deeper searches. */
+    bool (*deeper)(void *user, uint32_t depth, double seconds);
+    void *deeper_user;
+    uint32_t deeper_from;
 } dc_problem;
 
 typedef struct dc_node {

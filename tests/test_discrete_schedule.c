@@ -1,0 +1,157 @@
+/* The branch search's anytime schedule with deeper incumbents made outside
+ * it (dc_problem's `deeper`: the binary fit's backend at depth 5, 6, ...),
+ * and the binary fit that uses it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../backends/discrete/discrete.h"
+#include "model_impl.h"
+#include "test_util.h"
+
+typedef struct calls {
+    uint32_t depth[256];
+    double seconds[256];
+    size_t n;
+} calls;
+
+/* Finishes a depth at its second asking. */
+static bool mock_deeper(void *user, uint32_t depth, double seconds)
+{
+    calls *c = user;
+    if (c->n < 256) c->depth[c->n] = depth, c->seconds[c->n] = seconds;
+    c->n++;
+    return c->n >= 2 && c->depth[c->n - 2] == depth;
+}
+
+/* A random binary problem with noise: the unlimited search needs many evaluations. */
+typedef struct problem {
+    uint16_t x[300 * 12], k[12];
+    uint32_t y[300];
+    dc_problem p;
+} problem;
+
+static void make_problem(problem *pr, uint64_t seed)
+{
+    tu_rng rng = {seed};
+    const size_t n = 300, nf = 12;
+    for (size_t f = 0; f < nf; f++) pr->k[f] = 2;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t f = 0; f < nf; f++) pr->x[i * nf + f] = (uint16_t)tu_below(&rng, 2);
+        const uint16_t *r = pr->x + i * nf;
+        uint32_t label = (uint32_t)((r[0] & r[1]) | (r[2] & !r[3]) | (r[4] & r[5] & r[6]));
+        pr->y[i] = tu_below(&rng, 8) == 0 ? 1 - label : label; /* one row in eight flipped */
+    }
+    /* λ = 1/300 on 300 rows: an error costs 300, a branch node 300 */
+    pr->p = (dc_problem){.n = n, .nf = nf, .nc = 2, .x = pr->x, .k = pr->k, .y = pr->y, .err_cost = 300,
+                         .split_cost = 300, .max_depth = PDT_UNLIMITED};
+}
+
+/* The hook is asked from depth deeper_from on, a depth again until it says
+ * finished, then the next; the search's answer is the one it gives alone. */
+static void test_schedule_asks_depths_in_turn(void **state)
+{
+    (void)state;
+    setenv("PDT_DISCRETE_WORK", "1", 1); /* the turns from the first evaluation on */
+    problem *pr = malloc(sizeof *pr);
+    assert_non_null(pr);
+    make_problem(pr, 7);
+    pdt_error err;
+    dc_result alone, with;
+    assert_int_equal(dc_solve(&alone, &pr->p, &err), PDT_OK);
+    calls c = {.n = 0};
+    pr->p.deeper = mock_deeper, pr->p.deeper_user = &c, pr->p.deeper_from = 5;
+    assert_int_equal(dc_solve(&with, &pr->p, &err), PDT_OK);
+    unsetenv("PDT_DISCRETE_WORK");
+    assert_true(alone.optimal);
+    assert_true(with.optimal);
+    assert_int_equal(with.cost, alone.cost);
+    assert_int_equal(with.errors, alone.errors);
+    assert_int_equal(with.splits, alone.splits);
+    /* turns at 1, 2, 4, ... evaluations: at least four on this problem */
+    if (alone.evaluations < 64) fail_msg("only %llu evaluations: the problem is too easy", (unsigned long long)alone.evaluations);
+    assert_true(c.n >= 4);
+    for (size_t t = 0; t < c.n && t < 256; t++) {
+        assert_int_equal(c.depth[t], 5 + t / 2); /* each depth twice: refused, then finished */
+        assert_true(c.seconds[t] >= 0);
+        if (t) assert_true(c.seconds[t] >= c.seconds[t - 1] / 2); /* an eighth of a time that only grows */
+    }
+    dc_result_clear(&alone);
+    dc_result_clear(&with);
+    free(pr);
+}
+
+/* The depth limit bounds the depths asked for. */
+static void test_schedule_stops_at_the_depth_limit(void **state)
+{
+    (void)state;
+    setenv("PDT_DISCRETE_WORK", "1", 1);
+    problem *pr = malloc(sizeof *pr);
+    assert_non_null(pr);
+    make_problem(pr, 11);
+    pr->p.max_depth = 6;
+    calls c = {.n = 0};
+    pr->p.deeper = mock_deeper, pr->p.deeper_user = &c, pr->p.deeper_from = 5;
+    pdt_error err;
+    dc_result r;
+    assert_int_equal(dc_solve(&r, &pr->p, &err), PDT_OK);
+    unsetenv("PDT_DISCRETE_WORK");
+    for (size_t t = 0; t < c.n && t < 256; t++) assert_true(c.depth[t] < 6);
+    dc_result_clear(&r);
+    free(pr);
+}
+
+/* kr-vs-kp one-hot at λ = 0.001 is not proven in a second: the answer is
+ * still a consistent tree, no costlier than the depth-4 optimum the fit
+ * starts from, and says which search it came from. */
+static void test_binary_fit_stopped_answer(void **state)
+{
+    (void)state;
+    pdt_error err;
+    pdt_dataset *ds = NULL;
+    if (pdt_dataset_load_csv(&ds, tu_data("categorical/kr-vs-kp.csv"), NULL, &err)) fail_msg("%s", err.message);
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.sparse = "0.001";
+    o.max_depth = 4;
+    pdt_model *d4 = NULL, *m = NULL;
+    if (pdt_fit(&d4, ds, &o, &err)) fail_msg("%s", err.message);
+    assert_true(d4->optimal);
+    o.max_depth = PDT_UNLIMITED;
+    o.time_limit = 1;
+    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+    assert_false(m->optimal);
+    assert_non_null(m->stopped_by);
+    /* the objective is the tree's: recounted errors / N + λ · nodes */
+    mpq_t got, want, t;
+    mpq_inits(got, want, t, NULL);
+    pdt_model_objective(got, m);
+    mpq_set_ui(want, (unsigned long)tu_training_errors(m, ds), (unsigned long)pdt_dataset_rows(ds));
+    mpq_set_ui(t, pdt_model_size(m), 1000);
+    mpq_add(want, want, t);
+    assert_true(mpq_equal(got, want));
+    pdt_model_objective(t, d4);
+    assert_true(mpq_cmp(got, t) <= 0);
+    assert_non_null(strstr(m->engine, "discrete (binary"));
+    mpq_clears(got, want, t, NULL);
+    pdt_model_free(&m);
+    pdt_model_free(&d4);
+    pdt_dataset_free(&ds);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_schedule_asks_depths_in_turn),
+        cmocka_unit_test(test_schedule_stops_at_the_depth_limit),
+        cmocka_unit_test(test_binary_fit_stopped_answer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
