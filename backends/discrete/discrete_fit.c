@@ -232,8 +232,31 @@ static pdt_status adopt(dc_fit *f, pdt_model **from, uint32_t depth)
     return PDT_OK;
 }
 
-static int64_t model_cost(const dc_fit *f, const pdt_model *m);
-static double seconds_since(const struct timespec *t0);
+/* Few nodes.  A tree cheaper than a tree of cost C has k branch nodes with
+ * k·split_cost <= C − 1 (its errors cost >= 0): k <= K = ⌊(C − 1) / split_cost⌋,
+ * and so at most k <= K levels.  The cheaper of the warm start (cost C) and
+ * the best tree of at most K nodes and levels (dc_few_search: for each k,
+ * the binary backend's fewest errors under the bound C leaves) is then the
+ * optimum of every tree, proven without the unlimited search.  Taken when K
+ * is at most DC_FEW_NODES (mushroom one-hot, λ = 0.001: C is 6 nodes and 8
+ * errors, K = 6) and the branch search has not finished within
+ * DC_FEW_ROWS rows of searched regions (about a second on mushroom): on
+ * small data it is the faster (audiology, λ = 0.01, K = 6: 0.22 s, the
+ * backend 1.1 s).  Figures in docs/categorical.md, fifth and sixth passes. */
+#define DC_FEW_NODES 6
+#define DC_FEW_ROWS 5000000
+
+static int64_t model_cost(const dc_fit *f, const pdt_model *m)
+{
+    return (int64_t)m->misclassifications * f->p.err_cost + (int64_t)m->size * f->p.split_cost;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
 
 /* The anytime schedule's deeper incumbents of the binary fit (dc_problem's
  * `deeper`): the backend's optimum at depth 5, 6, ... within the budget the
@@ -271,32 +294,6 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds)
         pdt_model_free(&m);
     }
     return done;
-}
-
-/* Few nodes.  A tree cheaper than a tree of cost C has k branch nodes with
- * k·split_cost <= C − 1 (its errors cost >= 0): k <= K = ⌊(C − 1) / split_cost⌋,
- * and so at most k <= K levels.  The cheaper of the warm start (cost C) and
- * the best tree of at most K nodes and levels (dc_few_search: for each k,
- * the binary backend's fewest errors under the bound C leaves) is then the
- * optimum of every tree, proven without the unlimited search.  Taken when K
- * is at most DC_FEW_NODES (mushroom one-hot, λ = 0.001: C is 6 nodes and 8
- * errors, K = 6) and the branch search has not finished within
- * DC_FEW_ROWS rows of searched regions (about a second on mushroom): on
- * small data it is the faster (audiology, λ = 0.01, K = 6: 0.22 s, the
- * backend 1.1 s).  Figures in docs/categorical.md, fifth and sixth passes. */
-#define DC_FEW_NODES 6
-#define DC_FEW_ROWS 5000000
-
-static int64_t model_cost(const dc_fit *f, const pdt_model *m)
-{
-    return (int64_t)m->misclassifications * f->p.err_cost + (int64_t)m->size * f->p.split_cost;
-}
-
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
 
 /* The environment's PDT_DISCRETE_FEW (tests): "off"; "leaf" (C is the
