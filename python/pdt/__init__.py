@@ -14,6 +14,7 @@ import json
 import os
 import re
 import tempfile
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -71,6 +72,19 @@ def _as_matrix(X):
     if X.ndim != 2:
         raise ValueError(f"expected a 2-D array of features, got {X.ndim} dimension(s)")
     return X
+
+
+def _warn_unused_categories(rules, features, categories, used):
+    """Families that test numbers only (axis, hyperplane, ...) are fitted on the
+    numeric columns: said, as `pdt fit` says it, with the columns left out."""
+    if categories is None:
+        return
+    kept = set(used)
+    unused = [name for name, cats in zip(features, categories[0]) if cats is not None and name not in kept]
+    if unused:
+        warnings.warn(f"rule family {rules} tests numbers; the categorical column{'s' if len(unused) > 1 else ''} "
+                      f"{', '.join(unused)} {'are' if len(unused) > 1 else 'is'} not used (rules='binary' tests "
+                      f"x != v on categories, rules='categorical' splits by them)", UserWarning, stacklevel=3)
 
 
 def _feature_names(estimator, d):
@@ -363,6 +377,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.model_ = _pdt.fit(X, n, d, self._features, codes, names, None,
                                categories=categories, **options)
         self._set_fitted(self.model_)
+        _warn_unused_categories(self.rules, self._features, categories, self.model_.features)
         return self
 
     def _set_fitted(self, model):

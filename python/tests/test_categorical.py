@@ -219,3 +219,20 @@ def test_metric_fits_with_multiway_splits(tmp_path, pdt_bin):
         _, doc = cli_fit(pdt_bin, tmp_path, data_path(TTT), "--rules", "categorical", "--depth", "2",
                          "--metric", metric, "--positive", "positive")
         assert Fraction(doc["metric"].get("exact", doc["metric"].get("mcc_squared"))) == want
+
+
+def test_numeric_family_warns_about_the_categories_it_leaves_out():
+    """A numeric family on a mixed table is fitted on its numeric columns, and says so
+    (as `pdt fit` notes it); families that test categories use them, silently."""
+    df = pd.DataFrame({"a": [1, 2, 3, 4, 5], "colour": ["red", "blue", "red", "green", "blue"],
+                       "size": ["s", "m", "s", "m", "s"]})
+    y = np.array(["p", "q", "p", "q", "p"])
+    with pytest.warns(UserWarning, match="the categorical columns colour, size are not used"):
+        clf = pdt.OptimalTreeClassifier(max_depth=2).fit(df, y)
+    assert list(clf.model_.features) == ["a"]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pdt.OptimalTreeClassifier(rules="binary", max_depth=2).fit(df, y)
+        pdt.OptimalTreeClassifier(rules="categorical", max_depth=2).fit(df, y)
+        pdt.OptimalTreeClassifier(max_depth=2).fit(df[["a"]], y)
