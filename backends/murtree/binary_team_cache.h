@@ -16,10 +16,27 @@ typedef struct bt_shard {
     pthread_mutex_t lock;
 } bt_shard;
 
+/* An item set's depth-2 optima on the board (binary_team_cache.c): its key,
+ * size and hash fixed before it is linked; each optimum set once (BS_NONE
+ * until then) by whichever worker knows it. */
+typedef struct bt_pub {
+    uint64_t hash;
+    const uint64_t *key; /* the publishing worker's node's key (the team is cleared first) */
+    uint32_t m;
+    _Atomic uint32_t d2[3];
+} bt_pub;
+
 typedef struct bt_cache {
     bt_shard shard[BT_SHARDS]; /* by the item set's hash */
-    _Atomic uint64_t *seen;     /* a bit per hash class: some worker published one */
+    _Atomic uint64_t *seen;     /* a bit per hash class: some worker published one to a shard */
     unsigned n_locks;           /* locks made (for the clear) */
+    /* the board: depth-2 optima without locks (open addressing, never grown) */
+    _Atomic(bt_pub *) *board;
+    size_t board_mask;
+    bt_pub *pubs;               /* board_cap entries, handed out in order */
+    _Atomic size_t n_pubs;
+    size_t pubs_cap;
+    size_t words;
 } bt_cache;
 
 struct bt_shared { /* a worker's link to the team's cache */
