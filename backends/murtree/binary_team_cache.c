@@ -110,28 +110,46 @@ static void pub_set(bt_pub *e, const uint32_t *d2)
     }
 }
 
-/* The node's depth-2 optima on the board; false when it has no room for them. */
-static bool board_put(bt_cache *tc, const bc_node *nd)
+/* A board entry for the worker: from the block it took last, else a new block
+ * of PUB_BLOCK (one atomic add per block, and no cache line of entries shared
+ * with another worker's); NULL when the board has none left. */
+#define PUB_BLOCK 256u
+
+static bt_pub *pub_take(struct bt_shared *link)
 {
+    if (link->pub_next == link->pub_end) {
+        bt_cache *tc = link->team;
+        const size_t at = atomic_fetch_add_explicit(&tc->n_pubs, PUB_BLOCK, memory_order_relaxed);
+        if (at >= tc->pubs_cap) return NULL;
+        link->pub_next = tc->pubs + at;
+        link->pub_end = tc->pubs + (at + PUB_BLOCK < tc->pubs_cap ? at + PUB_BLOCK : tc->pubs_cap);
+    }
+    return link->pub_next;
+}
+
+/* The node's depth-2 optima on the board; false when it has no room for them. */
+static bool board_put(struct bt_shared *link, const bc_node *nd)
+{
+    bt_cache *tc = link->team;
     bt_pub *mine = NULL;
     size_t p = (size_t)nd->hash & tc->board_mask;
     for (unsigned k = 0; k < BOARD_PROBES; k++, p = (p + 1) & tc->board_mask) {
         bt_pub *e = atomic_load_explicit(&tc->board[p], memory_order_acquire);
         if (!e) {
             if (!mine) {
-                const size_t at = atomic_fetch_add_explicit(&tc->n_pubs, 1, memory_order_relaxed);
-                if (at >= tc->pubs_cap) return false;
-                mine = &tc->pubs[at];
+                if (!(mine = pub_take(link))) return false;
                 mine->hash = nd->hash, mine->key = nd->key, mine->m = nd->m;
                 for (int j = 0; j < 3; j++) atomic_init(&mine->d2[j], nd->d2[j]);
             }
             if (atomic_compare_exchange_strong_explicit(&tc->board[p], &e, mine, memory_order_release,
-                                                        memory_order_acquire))
+                                                        memory_order_acquire)) {
+                link->pub_next++; /* used */
                 return true;
+            }
             /* e: what another worker linked there first */
         }
         if (pub_is(tc, e, nd->key, nd->hash, nd->m)) {
-            pub_set(e, nd->d2); /* (an entry claimed here stays unused) */
+            pub_set(e, nd->d2); /* (an entry filled here is taken by the next put) */
             return true;
         }
     }
@@ -219,7 +237,7 @@ void bt_shared_publish(bs_search *s, const bs_set *D)
     struct bt_shared *link = s->shared;
     const bc_node *nd = D->node;
     const bool d2 = nd->d2[0] != BS_NONE || nd->d2[1] != BS_NONE || nd->d2[2] != BS_NONE;
-    if (d2 && board_put(link->team, nd) && nd->n_entries == 0) return; /* the board holds all it knows */
+    if (d2 && board_put(link, nd) && nd->n_entries == 0) return; /* the board holds all it knows */
     if (!d2 && nd->n_entries == 0) return; /* nothing to tell */
     link->pending[link->n_pending++] = D->node;
     if (link->n_pending == BT_BATCH) bt_shared_flush(link);

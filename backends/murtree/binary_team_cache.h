@@ -43,6 +43,7 @@ struct bt_shared { /* a worker's link to the team's cache */
     bt_cache *team;
     bc_node *pending[BT_BATCH]; /* its own nodes solved since the last batch */
     unsigned n_pending;
+    bt_pub *pub_next, *pub_end; /* the board's entries this worker took, not yet used */
 };
 
 /* limit: bytes for the whole team cache.  False when out of memory (then clear it). */
