@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -28,24 +27,11 @@ unsigned pdt_threads_resolve(uint32_t requested)
 #endif
 }
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
 void *pdt_calloc_written(size_t n, size_t size)
 {
-    if (size && n > SIZE_MAX / size) return NULL;
-    const size_t bytes = n * size;
-    if (bytes >= HUGE_PAGE) { /* whole huge pages, asked for (advice: plain pages without them) */
-        const size_t whole = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-        void *p = aligned_alloc(HUGE_PAGE, whole);
-        if (!p) return NULL;
-#ifdef MADV_HUGEPAGE
-        (void)madvise(p, whole, MADV_HUGEPAGE);
-#endif
-        return memset(p, 0, bytes);
-    }
     unsigned char *p = calloc(n, size);
     if (p)
-        for (size_t k = 0; k < bytes; k += 4096) ((volatile unsigned char *)p)[k] = 0;
+        for (size_t k = 0; k < n * size; k += 4096) ((volatile unsigned char *)p)[k] = 0;
     return p;
 }
 

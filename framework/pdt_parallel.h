@@ -86,14 +86,15 @@ unsigned pdt_threads_resolve(uint32_t requested);
  * threads spin.  $PDT_PARALLEL_MIN overrides (the tests set 0). */
 uint64_t pdt_parallel_min(void);
 
-/* n zeroed elements of `size` bytes (NULL: out of memory; free() frees it),
- * every page already written, and from 2 MiB on in transparent huge pages
- * where the kernel offers them.  For tables that threads probe all over
- * before they write: calloc's fresh pages, read first, map the kernel's shared
+/* n zeroed elements of `size` bytes (NULL: out of memory), every page already
+ * written.  For tables that threads probe before they write: calloc's fresh pages, read first, map the kernel's shared
  * zero page, and the first write to each must then flush that mapping from
  * every core running the process (an interprocessor interrupt per page).  The
  * binary backend's caches, two threads on australian-credit at depth 5: 2.3 %
- * of the samples in those interrupts before, none after. */
+ * of the samples in those interrupts before, none after.  (Not in transparent
+ * huge pages: asking for them made the allocation of the team's 4 MiB board
+ * take 6–13 ms instead of 0.6 in one run of three, the kernel compacting
+ * memory to find them, and the board probed from 4 kB pages was as fast.) */
 void *pdt_calloc_written(size_t n, size_t size);
 
 /* Chunks of a root loop over n positions handed out to the threads of one
