@@ -120,8 +120,12 @@ static bt_pub *pub_take(struct bt_shared *link)
 {
     if (link->pub_next == link->pub_end) {
         bt_cache *tc = link->team;
+        if (link->board_full) return NULL;
         const size_t at = atomic_fetch_add_explicit(&tc->n_pubs, PUB_BLOCK, memory_order_relaxed);
-        if (at >= tc->pubs_cap) return NULL;
+        if (at >= tc->pubs_cap) {
+            link->board_full = true; /* (no more adds on the shared counter) */
+            return NULL;
+        }
         link->pub_next = tc->pubs + at;
         link->pub_end = tc->pubs + (at + PUB_BLOCK < tc->pubs_cap ? at + PUB_BLOCK : tc->pubs_cap);
     }

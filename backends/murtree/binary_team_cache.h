@@ -44,6 +44,7 @@ struct bt_shared { /* a worker's link to the team's cache */
     bc_node *pending[BT_BATCH]; /* its own nodes solved since the last batch */
     unsigned n_pending;
     bt_pub *pub_next, *pub_end; /* the board's entries this worker took, not yet used */
+    bool board_full;            /* none left to take */
 };
 
 /* limit: bytes for the whole team cache.  False when out of memory (then clear it). */
