@@ -11,6 +11,13 @@
 
 const char dc_paused[] = "paused";
 
+static double elapsed(const dc_search *s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
+}
+
 static bool out_of_time(dc_search *s)
 {
     if (s->stopped_by) return true;
@@ -19,12 +26,7 @@ static bool out_of_time(dc_search *s)
     if (++s->calls & 255) return false;
     const dc_problem *p = s->p;
     if (p->stop && *p->stop) s->stopped_by = "interrupt";
-    if (p->time_limit > 0) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double t = (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
-        if (t >= p->time_limit) s->stopped_by = "time limit";
-    }
+    if (p->time_limit > 0 && elapsed(s) >= p->time_limit) s->stopped_by = "time limit";
     if (s->memo.full) s->stopped_by = "memory limit";
     return s->stopped_by != NULL;
 }
@@ -496,10 +498,7 @@ static void dc_deepen(dc_search *s)
     s->next_deeper = s->next_deeper > UINT64_MAX / 2 ? 0 : 2 * s->next_deeper;
     if (!(s->deeper < p->max_depth && s->deeper <= p->nf)) return;
     if (p->deeper) { /* made outside: an eighth of the time so far, as the evaluations below */
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        const double spent = (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
-        if (p->deeper(p->deeper_user, s->deeper, spent / DC_DEEPER_SHARE)) s->deeper++;
+        if (p->deeper(p->deeper_user, s->deeper, elapsed(s) / DC_DEEPER_SHARE)) s->deeper++;
         return;
     }
     dc_search t = *s;

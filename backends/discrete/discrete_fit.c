@@ -72,7 +72,6 @@ typedef struct dc_fit {
     int32_t *rule_of; /* feature -> model rule + 1 */
     pdt_error *err;
     struct timespec t0;    /* the fit's start */
-    const pdt_model *warm; /* binary features: the warm start (deeper_fit beats it) */
     pdt_model *deeper;     /* the cheapest tree of the anytime schedule's backend fits (NULL: none) */
     uint32_t deeper_depth; /* its depth limit */
     bool deeper_off;       /* a backend fit failed: no more */
@@ -223,7 +222,6 @@ static pdt_status adopt(dc_fit *f, pdt_model **from, uint32_t depth)
     snprintf(what, sizeof what, "discrete (binary; stopped: the depth-%u binary backend %s)", depth,
              m->optimal ? "optimum" : "tree found within its time");
     m->max_depth = f->opt->max_depth;
-    m->optimal = false;
     free(m->engine);
     m->engine = strdup(what);
     if (!m->engine) return pdt_error_set(f->err, PDT_ENOMEM, "out of memory");
@@ -285,8 +283,7 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds)
         return true;
     }
     const bool done = m->optimal;
-    const pdt_model *best = f->deeper ? f->deeper : f->warm;
-    if (!best || model_cost(f, m) < model_cost(f, best)) {
+    if (!f->deeper || model_cost(f, m) < model_cost(f, f->deeper)) { /* (the warm start: fit compares) */
         pdt_model_free(&f->deeper);
         f->deeper = m;
         f->deeper_depth = depth;
@@ -443,7 +440,6 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && warm) st = few_incumbent(&f, warm, &c);
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
-    f.warm = warm;
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
     if (!st) st = search(&f, warm, k, c, &t0, &few, &proven);
     if (!st && proven) st = adopt_few(&f, &warm, &few);
