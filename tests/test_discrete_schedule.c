@@ -53,22 +53,31 @@ static void make_problem(problem *pr, uint64_t seed)
                          .split_cost = 300, .max_depth = PDT_UNLIMITED};
 }
 
+/* pr solved with the stand-in hook (asked from depth 5), its turns from the
+ * first evaluation on. */
+static void solve_with_hook(problem *pr, calls *c, dc_result *r)
+{
+    setenv("PDT_DISCRETE_WORK", "1", 1);
+    *c = (calls){.n = 0};
+    pr->p.deeper = mock_deeper, pr->p.deeper_user = c, pr->p.deeper_from = 5;
+    pdt_error err;
+    assert_int_equal(dc_solve(r, &pr->p, &err), PDT_OK);
+    unsetenv("PDT_DISCRETE_WORK");
+}
+
 /* The hook is asked from depth deeper_from on, a depth again until it says
  * finished, then the next; the search's answer is the one it gives alone. */
 static void test_schedule_asks_depths_in_turn(void **state)
 {
     (void)state;
-    setenv("PDT_DISCRETE_WORK", "1", 1); /* the turns from the first evaluation on */
     problem *pr = malloc(sizeof *pr);
     assert_non_null(pr);
     make_problem(pr, 7);
     pdt_error err;
     dc_result alone, with;
     assert_int_equal(dc_solve(&alone, &pr->p, &err), PDT_OK);
-    calls c = {.n = 0};
-    pr->p.deeper = mock_deeper, pr->p.deeper_user = &c, pr->p.deeper_from = 5;
-    assert_int_equal(dc_solve(&with, &pr->p, &err), PDT_OK);
-    unsetenv("PDT_DISCRETE_WORK");
+    calls c;
+    solve_with_hook(pr, &c, &with);
     assert_true(alone.optimal);
     assert_true(with.optimal);
     assert_int_equal(with.cost, alone.cost);
@@ -87,22 +96,22 @@ static void test_schedule_asks_depths_in_turn(void **state)
     free(pr);
 }
 
-/* The depth limit bounds the depths asked for. */
+/* The depth limit bounds the depths asked for: with a limit of 6, depth 5
+ * is asked (refused, then finished) and nothing after, however many turns. */
 static void test_schedule_stops_at_the_depth_limit(void **state)
 {
     (void)state;
-    setenv("PDT_DISCRETE_WORK", "1", 1);
     problem *pr = malloc(sizeof *pr);
     assert_non_null(pr);
     make_problem(pr, 11);
     pr->p.max_depth = 6;
-    calls c = {.n = 0};
-    pr->p.deeper = mock_deeper, pr->p.deeper_user = &c, pr->p.deeper_from = 5;
-    pdt_error err;
+    calls c;
     dc_result r;
-    assert_int_equal(dc_solve(&r, &pr->p, &err), PDT_OK);
-    unsetenv("PDT_DISCRETE_WORK");
-    for (size_t t = 0; t < c.n && t < 256; t++) assert_true(c.depth[t] < 6);
+    solve_with_hook(pr, &c, &r);
+    if (r.evaluations < 16) fail_msg("only %llu evaluations: too few turns", (unsigned long long)r.evaluations);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.depth[0], 5);
+    assert_int_equal(c.depth[1], 5);
     dc_result_clear(&r);
     free(pr);
 }
