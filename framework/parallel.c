@@ -63,6 +63,17 @@ void pdt_work_begin_in_order(pdt_work *w, const pdt_distributor *dist, uint64_t 
     work_begin(w, dist, n, chunk, true);
 }
 
+/* The chunk handed out when `left` positions remain: the loop's own until the
+ * last four chunks, then a quarter of what is left (at least one), so that
+ * the workers finish together.  The binary backend's root (runs of three
+ * features, the last ones 4-12 ms each on australian-credit at depth 5): the
+ * second thread idled 10-15 ms at the end of a 0.44 s loop. */
+static uint64_t tail_chunk(uint64_t chunk, uint64_t left)
+{
+    const uint64_t quarter = left / 4 ? left / 4 : 1;
+    return quarter < chunk ? quarter : chunk;
+}
+
 bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi)
 {
     if (w->dist) {
@@ -71,14 +82,18 @@ bool pdt_work_next(pdt_work *w, uint64_t *lo, uint64_t *hi)
         ok = w->dist->next(w->dist->user, lo, hi);
         return ok;
     }
-    uint64_t at = atomic_fetch_add_explicit(&w->next, w->chunk, memory_order_relaxed);
-    if (at >= w->n) return false;
+    uint64_t at = atomic_load_explicit(&w->next, memory_order_relaxed), c;
+    do {
+        if (at >= w->n) return false;
+        c = tail_chunk(w->chunk, w->n - at);
+    } while (!atomic_compare_exchange_weak_explicit(&w->next, &at, at + c, memory_order_relaxed,
+                                                    memory_order_relaxed));
     if (w->last_first) {
         *hi = w->n - at;
-        *lo = *hi > w->chunk ? *hi - w->chunk : 0;
+        *lo = *hi - c;
     } else {
         *lo = at;
-        *hi = at + w->chunk < w->n ? at + w->chunk : w->n;
+        *hi = at + c;
     }
     return true;
 }

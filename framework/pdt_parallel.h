@@ -100,7 +100,8 @@ void *pdt_calloc_written(size_t n, size_t size);
 /* Chunks of a root loop over n positions handed out to the threads of one
  * process, or to the ranks when a distributor is installed (its policy:
  * cli/mpi/pdt_mpi.c hands out static blocks, then the rest dynamically).
- * Each thread receives increasing chunks; with PDT_WORK_LAST_FIRST=1 in the
+ * Each thread receives increasing chunks (the last few smaller, so that the
+ * workers finish together); with PDT_WORK_LAST_FIRST=1 in the
  * environment (the tests; threads only) the last chunk goes first, so that
  * every threaded run depends on ties being resolved by position.
  * pdt_work_next is thread-safe. */
