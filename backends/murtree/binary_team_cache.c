@@ -89,12 +89,28 @@ static bool pub_is(const bt_cache *tc, const bt_pub *e, const uint64_t *key, uin
     return e->hash == hash && e->m == m && pdt_bits_equal(e->key, key, tc->words);
 }
 
+/* A slot's tag: the hash's high half (its low bits choose the slot).  Most
+ * lookups are misses (australian-credit depth 5, two threads: 48 000 of
+ * 381 000 find an entry); the tag turns away a slot of another item set
+ * without reading its entry, a load from 4 MiB of entries the prefetch of the
+ * slot does not cover. */
+static inline uint64_t slot_tag(uint64_t hash) { return hash & ~(uint64_t)UINT32_MAX; }
+
+static inline uint64_t slot_of(const bt_cache *tc, const bt_pub *e, uint64_t hash)
+{
+    return slot_tag(hash) | (uint64_t)(e - tc->pubs + 1);
+}
+
+static inline bt_pub *entry_of(const bt_cache *tc, uint64_t slot) { return &tc->pubs[(uint32_t)slot - 1]; }
+
 static const bt_pub *board_find(const bt_cache *tc, const uint64_t *key, uint64_t hash, uint32_t m)
 {
     size_t p = (size_t)hash & tc->board_mask;
     for (unsigned k = 0; k < BOARD_PROBES; k++, p = (p + 1) & tc->board_mask) {
-        const bt_pub *e = atomic_load_explicit(&tc->board[p], memory_order_acquire);
-        if (!e) return NULL;
+        const uint64_t slot = atomic_load_explicit(&tc->board[p], memory_order_acquire);
+        if (!slot) return NULL;
+        if ((slot & ~(uint64_t)UINT32_MAX) != slot_tag(hash)) continue;
+        const bt_pub *e = entry_of(tc, slot);
         if (pub_is(tc, e, key, hash, m)) return e;
     }
     return NULL;
@@ -139,20 +155,22 @@ static bool board_put(struct bt_shared *link, const bc_node *nd)
     bt_pub *mine = NULL;
     size_t p = (size_t)nd->hash & tc->board_mask;
     for (unsigned k = 0; k < BOARD_PROBES; k++, p = (p + 1) & tc->board_mask) {
-        bt_pub *e = atomic_load_explicit(&tc->board[p], memory_order_acquire);
-        if (!e) {
+        uint64_t slot = atomic_load_explicit(&tc->board[p], memory_order_acquire);
+        if (!slot) {
             if (!mine) {
                 if (!(mine = pub_take(link))) return false;
                 mine->hash = nd->hash, mine->key = nd->key, mine->m = nd->m;
                 for (int j = 0; j < 3; j++) atomic_init(&mine->d2[j], nd->d2[j]);
             }
-            if (atomic_compare_exchange_strong_explicit(&tc->board[p], &e, mine, memory_order_release,
-                                                        memory_order_acquire)) {
+            if (atomic_compare_exchange_strong_explicit(&tc->board[p], &slot, slot_of(tc, mine, nd->hash),
+                                                        memory_order_release, memory_order_acquire)) {
                 link->pub_next++; /* used */
                 return true;
             }
-            /* e: what another worker linked there first */
+            /* slot: what another worker linked there first */
         }
+        if ((slot & ~(uint64_t)UINT32_MAX) != slot_tag(nd->hash)) continue;
+        bt_pub *e = entry_of(tc, slot);
         if (pub_is(tc, e, nd->key, nd->hash, nd->m)) {
             pub_set(e, nd->d2); /* (an entry filled here is taken by the next put) */
             return true;

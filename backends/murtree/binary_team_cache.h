@@ -30,8 +30,9 @@ typedef struct bt_cache {
     bt_shard shard[BT_SHARDS]; /* by the item set's hash */
     _Atomic uint64_t *seen;     /* a bit per hash class: some worker published one to a shard */
     unsigned n_locks;           /* locks made (for the clear) */
-    /* the board: depth-2 optima without locks (open addressing, never grown) */
-    _Atomic(bt_pub *) *board;
+    /* the board: depth-2 optima without locks (open addressing, never grown); a slot
+     * holds an entry's tag (its hash's high half) << 32 | its index in pubs + 1, 0 when empty */
+    _Atomic uint64_t *board;
     size_t board_mask;
     bt_pub *pubs;               /* board_cap entries, handed out in order */
     _Atomic size_t n_pubs;
@@ -40,7 +41,7 @@ typedef struct bt_cache {
 } bt_cache;
 
 struct bt_shared { /* a worker's link to the team's cache */
-    bt_cache *team;
+    _Alignas(64) bt_cache *team;
     bc_node *pending[BT_BATCH]; /* its own nodes solved since the last batch */
     unsigned n_pending;
     bt_pub *pub_next, *pub_end; /* the board's entries this worker took, not yet used */

@@ -541,9 +541,9 @@ pdt_status bt_solve_root_within(bs_search **s, bs_out *root, bt_work *work, uint
     bt_cache team;
     struct bt_shared *links = NULL;
     bool share = t.n_workers > 1 && bt_cache_init(&team, main->words, full / 2) && !getenv("PDT_BINARY_PRIVATE") &&
-                 (links = calloc(t.n_workers, sizeof *links));
+                 (links = aligned_alloc(64, t.n_workers * sizeof *links));
     for (unsigned k = 0; k < t.n_workers && share; k++) {
-        links[k].team = &team;
+        links[k] = (struct bt_shared){.team = &team};
         t.w[k]->shared = &links[k];
     }
     uint64_t before = main->stats.nodes;
