@@ -18,14 +18,15 @@
 typedef struct calls {
     uint32_t depth[256];
     double seconds[256];
+    size_t memo_bytes[256];
     size_t n;
 } calls;
 
 /* Finishes a depth at its second asking. */
-static bool mock_deeper(void *user, uint32_t depth, double seconds)
+static bool mock_deeper(void *user, uint32_t depth, double seconds, size_t memo_bytes)
 {
     calls *c = user;
-    if (c->n < 256) c->depth[c->n] = depth, c->seconds[c->n] = seconds;
+    if (c->n < 256) c->depth[c->n] = depth, c->seconds[c->n] = seconds, c->memo_bytes[c->n] = memo_bytes;
     c->n++;
     return c->n >= 2 && c->depth[c->n - 2] == depth;
 }
@@ -50,7 +51,7 @@ static void make_problem(problem *pr, uint64_t seed)
     }
     /* λ = 1/300 on 300 rows: an error costs 300, a branch node 300 */
     pr->p = (dc_problem){.n = n, .nf = nf, .nc = 2, .x = pr->x, .k = pr->k, .y = pr->y, .err_cost = 300,
-                         .split_cost = 300, .max_depth = PDT_UNLIMITED};
+                         .split_cost = 300, .max_depth = PDT_UNLIMITED, .memo_bytes = (size_t)64 << 20};
 }
 
 /* pr solved with the stand-in hook (asked from depth 5), its turns from the
@@ -90,7 +91,13 @@ static void test_schedule_asks_depths_in_turn(void **state)
         assert_int_equal(c.depth[t], 5 + t / 2); /* each depth twice: refused, then finished */
         assert_true(c.seconds[t] >= 0);
         if (t) assert_true(c.seconds[t] >= c.seconds[t - 1]); /* an eighth of a time that only grows */
+        /* what the memo leaves of the limit: below it once regions are stored, and never more
+         * later (the memo only grows) */
+        assert_true(c.memo_bytes[t] < pr->p.memo_bytes);
+        assert_true(c.memo_bytes[t] > pr->p.memo_bytes / 2);
+        if (t) assert_true(c.memo_bytes[t] <= c.memo_bytes[t - 1]);
     }
+    assert_true(c.memo_bytes[c.n < 256 ? c.n - 1 : 255] < c.memo_bytes[0]); /* it grew meanwhile */
     dc_result_clear(&alone);
     dc_result_clear(&with);
     free(pr);

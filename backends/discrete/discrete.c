@@ -498,7 +498,8 @@ static void dc_deepen(dc_search *s)
     s->next_deeper = s->next_deeper > UINT64_MAX / 2 ? 0 : 2 * s->next_deeper;
     if (!(s->deeper < p->max_depth && s->deeper <= p->nf)) return;
     if (p->deeper) { /* made outside: an eighth of the time so far, as the evaluations below */
-        if (p->deeper(p->deeper_user, s->deeper, elapsed(s) / DC_DEEPER_SHARE)) s->deeper++;
+        const size_t left = s->memo.bytes < s->memo.limit ? s->memo.limit - s->memo.bytes : 0;
+        if (p->deeper(p->deeper_user, s->deeper, elapsed(s) / DC_DEEPER_SHARE, left)) s->deeper++;
         return;
     }
     dc_search t = *s;

@@ -49,11 +49,13 @@ typedef struct dc_problem {
                                      searched (warm and deeper runs included) sum to this */
     /* Optional: the anytime schedule's deeper incumbents made outside the
      * search, at depth `depth` (deeper_from, then one more each time one is
-     * finished) within `seconds`; returns whether that depth was finished (else
-     * it is asked again at the next turn, with its budget).  The search's own
-     * tree is not compared with them: the caller keeps the cheapest.  NULL: the
-     * search runs its own deeper searches. */
-    bool (*deeper)(void *user, uint32_t depth, double seconds);
+     * finished) within `seconds` and `memo_bytes`, what the search's memo
+     * leaves of memo_bytes above (the memory limit holds for both); returns
+     * whether that depth was finished (else it is asked again at the next
+     * turn, with its budget).  The search's own tree is not compared with
+     * them: the caller keeps the cheapest.  NULL: the search runs its own
+     * deeper searches. */
+    bool (*deeper)(void *user, uint32_t depth, double seconds, size_t memo_bytes);
     void *deeper_user;
     uint32_t deeper_from;
 } dc_problem;

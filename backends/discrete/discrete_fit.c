@@ -264,12 +264,22 @@ static double seconds_since(const struct timespec *t0)
  * (kr-vs-kp one-hot, λ = 0.001: depth 6 proven in 3.2 s).  Any tree is an
  * answer when the unlimited search stops first; it is not given to that
  * search as a bound (see warm_start). */
-static bool deeper_fit(void *user, uint32_t depth, double seconds)
+#define DC_DEEPER_MB 32
+
+static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_bytes)
 {
     dc_fit *f = user;
     if (f->deeper_off) return true;
     pdt_fit_options o = *f->opt;
     o.max_depth = depth;
+    /* --memo-mb caps the branch search's memo and this fit together: the fit
+     * gets what the memo leaves, and none once that is below DC_DEEPER_MB
+     * (the memo only grows) */
+    if (memo_bytes >> 20 < DC_DEEPER_MB) {
+        f->deeper_off = true;
+        return true;
+    }
+    o.memo_megabytes = memo_bytes >> 20;
     o.progress = NULL; /* the unlimited search's progress stays the one shown */
     if (o.time_limit > 0) {
         const double left = o.time_limit - seconds_since(&f->t0);
