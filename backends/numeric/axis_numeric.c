@@ -27,6 +27,7 @@
  * O(N·F) memory per level); the cache (axis_numeric_cache.c) answers item sets
  * met again. */
 #include <string.h>
+#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -448,6 +449,14 @@ static void merge_task(const an_tasks *x, const an_inc *mine, int64_t least, con
     if (least < *x->lb) *x->lb = least;
 }
 
+/* This thread's CPU time in ns. */
+static uint64_t thread_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void run_task(const an_tasks *x, an_ctx *w, uint32_t t, bool side_by_side)
 {
     an_ctx *c = x->c;
@@ -465,10 +474,12 @@ static void run_task(const an_tasks *x, an_ctx *w, uint32_t t, bool side_by_side
     if (w->aborted || !open_from(&mine, least_key(x->split, t, c->nf, x->phase), true)) return;
     refresh(w, &mine);
     w->stats.tasks++;
+    const uint64_t t0 = thread_ns();
     an_scan sc = {w, x->nd, 0, x->d, x->kl, x->s - 1 - x->kl, (int32_t)f, x->split, t, true,
                   x->nd->lists + (size_t)f * x->nd->m, w->frames[0].bnd, w->frames[0].wpre, &mine, &least,
                   w->out, &n};
     scan_feature(&sc, &w->frames[0], &fr->probe[f], &fr->guide[f], x->whole, x->phase);
+    w->stats.task_ns += thread_ns() - t0;
     if (side_by_side) {
 #pragma omp critical(an_incumbent)
         merge_task(x, &mine, least, w->out, n);

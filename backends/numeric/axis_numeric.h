@@ -104,6 +104,7 @@ typedef struct an_stats {
     uint64_t hits;        /* subproblems answered by the cache */
     uint64_t pure;        /* depth-2 thresholds and subproblems ruled out by an_pure_bound */
     uint64_t tasks;       /* root tasks run (workers) */
+    uint64_t task_ns;     /* the worker's CPU time in root tasks (PDT_WORKER_STATS: the balance in time) */
 } an_stats;
 
 /* An incumbent: the least (cost, key) seen, own when the tree written is its. */

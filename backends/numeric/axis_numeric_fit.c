@@ -337,9 +337,9 @@ pdt_status an_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options 
         for (unsigned w = 0; w < c.n_workers && c.workers; w++) {
             const an_stats *ws = &c.workers[w].stats;
             if (show && *show == '1')
-                fprintf(stderr, "numeric worker %u: %llu tasks, %llu subproblems, %llu evaluations\n", w,
-                        (unsigned long long)ws->tasks, (unsigned long long)ws->nodes,
-                        (unsigned long long)ws->evaluated);
+                fprintf(stderr, "numeric worker %u: %llu tasks, %llu subproblems, %llu evaluations, %.3f s of CPU in tasks\n",
+                        w, (unsigned long long)ws->tasks, (unsigned long long)ws->nodes,
+                        (unsigned long long)ws->evaluated, 1e-9 * (double)ws->task_ns);
             add_stats(&c.stats, ws);
             most = ws->nodes > most ? ws->nodes : most;
             all += ws->nodes;
