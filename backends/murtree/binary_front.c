@@ -17,6 +17,7 @@
 #include "bitset.h"
 
 #include "binary_front_impl.h"
+#include "pdt_parallel.h"
 
 void fr_normalise(uint32_t *d, uint32_t *n) { bs_normalise(d, n); }
 
@@ -160,7 +161,7 @@ bool fr_stopped(fr_search *s)
     if (++s->tick % 256 || s->disarmed) return false;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if ((s->stop && *s->stop) ||
+    if (pdt_stop_requested(s->stop) ||
         (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
                              (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec))))
         s->failed = PDT_ELIMIT;

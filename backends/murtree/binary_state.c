@@ -8,6 +8,7 @@
 
 #include "binary_solver.h"
 #include "bitset.h"
+#include "pdt_parallel.h"
 
 /* ------------------------------------------------------------ setup */
 
@@ -165,7 +166,7 @@ bool bs_tick(bs_search *s)
 {
     if (s->aborted) return true;
     if ((!s->has_deadline && !s->progress && !s->stop) || (++s->tick % TICK_EVERY)) return false;
-    if (s->stop && *s->stop) s->aborted = true;
+    if (pdt_stop_requested(s->stop)) s->aborted = true;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
