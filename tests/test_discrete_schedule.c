@@ -123,6 +123,22 @@ static void test_schedule_stops_at_the_depth_limit(void **state)
     free(pr);
 }
 
+/* The objective of m recounted: errors / N + λ · nodes, λ = lambda_num / lambda_den. */
+static void check_objective(const pdt_model *m, const pdt_dataset *ds, unsigned long lambda_num,
+                            unsigned long lambda_den)
+{
+    mpq_t got, want, t;
+    mpq_inits(got, want, t, NULL);
+    pdt_model_objective(got, m);
+    mpq_set_ui(want, (unsigned long)tu_training_errors(m, ds), (unsigned long)pdt_dataset_rows(ds));
+    mpq_set_ui(t, pdt_model_size(m) * lambda_num, lambda_den);
+    mpq_canonicalize(want); /* (GMP's arithmetic takes canonical operands) */
+    mpq_canonicalize(t);
+    mpq_add(want, want, t);
+    assert_true(mpq_equal(got, want));
+    mpq_clears(got, want, t, NULL);
+}
+
 /* kr-vs-kp one-hot at λ = 0.001 is not proven in a second: the answer is
  * still a consistent tree, no costlier than the depth-4 optimum the fit
  * starts from, and says which search it came from. */
@@ -145,18 +161,88 @@ static void test_binary_fit_stopped_answer(void **state)
     if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
     assert_false(m->optimal);
     assert_non_null(m->stopped_by);
-    /* the objective is the tree's: recounted errors / N + λ · nodes */
-    mpq_t got, want, t;
-    mpq_inits(got, want, t, NULL);
+    check_objective(m, ds, 1, 1000); /* the tree's: recounted errors / N + λ · nodes */
+    mpq_t got, four;
+    mpq_inits(got, four, NULL);
     pdt_model_objective(got, m);
-    mpq_set_ui(want, (unsigned long)tu_training_errors(m, ds), (unsigned long)pdt_dataset_rows(ds));
-    mpq_set_ui(t, pdt_model_size(m), 1000);
-    mpq_add(want, want, t);
-    assert_true(mpq_equal(got, want));
-    pdt_model_objective(t, d4);
-    assert_true(mpq_cmp(got, t) <= 0);
+    pdt_model_objective(four, d4);
+    assert_true(mpq_cmp(got, four) <= 0);
     assert_non_null(strstr(m->engine, "discrete (binary"));
-    mpq_clears(got, want, t, NULL);
+    mpq_clears(got, four, NULL);
+    pdt_model_free(&m);
+    pdt_model_free(&d4);
+    pdt_dataset_free(&ds);
+}
+
+static pdt_model *fit_sparse(const pdt_dataset *ds, const char *lambda, uint32_t threads, double limit)
+{
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.sparse = lambda;
+    o.threads = threads;
+    o.time_limit = limit;
+    pdt_model *m = NULL;
+    pdt_error err;
+    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+    return m;
+}
+
+/* With two threads the deeper fits run beside the search, which proves the
+ * optimum alone: the same tree as with one thread, where they run at its
+ * turns (DL8.5 files proven in about a second). */
+static void test_beside_leaves_the_proof_alone(void **state)
+{
+    (void)state;
+    const char *files[] = {"dl85/hepatitis.txt", "dl85/tic-tac-toe.txt"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        pdt_error err;
+        pdt_dataset *ds = NULL;
+        if (pdt_dataset_load_dl85(&ds, tu_data(files[i]), &err)) fail_msg("%s", err.message);
+        pdt_model *one = fit_sparse(ds, "0.01", 1, 0), *two = fit_sparse(ds, "0.01", 2, 0);
+        assert_true(one->optimal);
+        assert_true(two->optimal);
+        mpq_t a, b;
+        mpq_inits(a, b, NULL);
+        pdt_model_objective(a, one);
+        pdt_model_objective(b, two);
+        assert_true(mpq_equal(a, b));
+        mpq_clears(a, b, NULL);
+        assert_int_equal(pdt_model_size(one), pdt_model_size(two));
+        assert_int_equal(tu_training_errors(one, ds), tu_training_errors(two, ds));
+        check_objective(two, ds, 1, 100);
+        pdt_model_free(&one);
+        pdt_model_free(&two);
+        pdt_dataset_free(&ds);
+    }
+}
+
+/* Stopped by its time limit with two threads, the fit returns a consistent
+ * tree no costlier than the depth-4 optimum, whichever of the search, the
+ * warm start and the fits beside it gave it. */
+static void test_beside_stopped_answer(void **state)
+{
+    (void)state;
+    pdt_error err;
+    pdt_dataset *ds = NULL;
+    if (pdt_dataset_load_csv(&ds, tu_data("categorical/kr-vs-kp.csv"), NULL, &err)) fail_msg("%s", err.message);
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "binary";
+    o.sparse = "0.001";
+    o.max_depth = 4;
+    pdt_model *d4 = NULL;
+    if (pdt_fit(&d4, ds, &o, &err)) fail_msg("%s", err.message);
+    pdt_model *m = fit_sparse(ds, "0.001", 2, 1.5);
+    assert_false(m->optimal);
+    assert_non_null(m->stopped_by);
+    check_objective(m, ds, 1, 1000);
+    mpq_t got, four;
+    mpq_inits(got, four, NULL);
+    pdt_model_objective(got, m);
+    pdt_model_objective(four, d4);
+    assert_true(mpq_cmp(got, four) <= 0);
+    mpq_clears(got, four, NULL);
     pdt_model_free(&m);
     pdt_model_free(&d4);
     pdt_dataset_free(&ds);
@@ -168,6 +254,8 @@ int main(void)
         cmocka_unit_test(test_schedule_asks_depths_in_turn),
         cmocka_unit_test(test_schedule_stops_at_the_depth_limit),
         cmocka_unit_test(test_binary_fit_stopped_answer),
+        cmocka_unit_test(test_beside_leaves_the_proof_alone),
+        cmocka_unit_test(test_beside_stopped_answer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

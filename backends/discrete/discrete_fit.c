@@ -4,6 +4,8 @@
  * depth or size limit (with few nodes, the binary backend within the node
  * budget).  Builds the problem's integer costs from the options and the
  * model from the result. */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +77,11 @@ typedef struct dc_fit {
     pdt_model *deeper;     /* the cheapest tree of the anytime schedule's backend fits (NULL: none) */
     uint32_t deeper_depth; /* its depth limit */
     bool deeper_off;       /* a backend fit failed: no more */
+    /* the deeper fits beside the search (beside_start): their thread, memo and stop flag */
+    pthread_t beside;
+    bool beside_on;
+    size_t beside_mb;
+    volatile sig_atomic_t beside_stop;
 } dc_fit;
 
 /* The features: categorical columns (multiway) when `multiway`, and the
@@ -303,6 +310,81 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_b
     return done;
 }
 
+/* The deeper fits beside the search.  With two threads or more, the binary
+ * fit's deeper incumbents (above) are not made at the search's turns, which
+ * paused the search (anneal, DL8.5, λ = 0.01: 3.4 of 22.2 s), but on a
+ * thread of their own while the search runs on another: the backend's
+ * optimum at depth 5, 6, ... on one thread each, until a depth is not
+ * finished (time limit, memory) or the search ends.  The memory limit is
+ * split: a quarter for these fits, the rest for the search's memo.
+ * PDT_DISCRETE_BESIDE_OFF=1 in the environment (measurements) keeps them at
+ * the turns. */
+#define DC_BESIDE_SHARE 4
+
+static void *beside_main(void *user)
+{
+    dc_fit *f = user;
+    const uint32_t last = f->p.max_depth == PDT_UNLIMITED ? (uint32_t)f->p.nf : f->p.max_depth - 1;
+    for (uint32_t depth = DC_WARM + 1; depth <= last && !pdt_stop_requested(&f->beside_stop); depth++) {
+        pdt_fit_options o = *f->opt;
+        o.max_depth = depth;
+        o.progress = NULL; /* the search's progress stays the one shown */
+        o.threads = 1;
+        o.memo_megabytes = f->beside_mb;
+        o.stop = &f->beside_stop;
+        if (o.time_limit > 0 && (o.time_limit -= seconds_since(&f->t0)) <= 1e-3) break;
+        pdt_model *m = NULL;
+        pdt_error e;
+        if (bs_fit(&m, f->ds, &o, &e)) break;
+        const bool done = m->optimal;
+        if (!f->deeper || model_cost(f, m) < model_cost(f, f->deeper)) {
+            pdt_model_free(&f->deeper);
+            f->deeper = m;
+            f->deeper_depth = depth;
+        } else {
+            pdt_model_free(&m);
+        }
+        if (!done) break;
+    }
+    return NULL;
+}
+
+/* The search's own turns ask nothing: the thread beside it makes the deeper trees. */
+static bool beside_turn(void *user, uint32_t depth, double seconds, size_t memo_bytes)
+{
+    (void)user, (void)depth, (void)seconds, (void)memo_bytes;
+    return true;
+}
+
+/* Starts the deeper fits beside the search when there are two threads and
+ * room for them; else the search's turns make them (deeper_fit). */
+static void beside_start(dc_fit *f)
+{
+    const size_t total = f->opt->memo_megabytes ? f->opt->memo_megabytes : 1024;
+    f->beside_mb = total / DC_BESIDE_SHARE;
+    if (pdt_threads_resolve(f->opt->threads) < 2 || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
+        getenv("PDT_DISCRETE_BESIDE_OFF"))
+        return;
+    const size_t memo = f->p.memo_bytes;
+    f->p.memo_bytes = (total - f->beside_mb) << 20;
+    f->beside_stop = 0;
+    if (pthread_create(&f->beside, NULL, beside_main, f) != 0) {
+        f->p.memo_bytes = memo; /* no thread: the turns make them */
+        return;
+    }
+    f->beside_on = true;
+    f->p.deeper = beside_turn;
+}
+
+/* Ends the deeper fits beside the search and waits for them. */
+static void beside_stop(dc_fit *f)
+{
+    if (!f->beside_on) return;
+    __atomic_store_n(&f->beside_stop, 1, __ATOMIC_RELAXED);
+    pthread_join(f->beside, NULL);
+    f->beside_on = false;
+}
+
 /* The environment's PDT_DISCRETE_FEW (tests): "off"; "leaf" (C is the
  * cost of the root as a leaf, not the warm start's: a poor incumbent); or
  * "ub:C" (C given: one above the optimum, so that K is as small as it may
@@ -451,7 +533,9 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
+    if (!st && warm && k < 0) beside_start(&f); /* (with few nodes the backend's searches take the threads) */
     if (!st) st = search(&f, warm, k, c, &t0, &few, &proven);
+    beside_stop(&f);
     if (!st && proven) st = adopt_few(&f, &warm, &few);
     /* stopped: the cheapest of the search's tree, the warm start and the deeper backend fits */
     const bool deeper_better = f.deeper && (!warm || model_cost(&f, f.deeper) < model_cost(&f, warm));
