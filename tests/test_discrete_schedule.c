@@ -248,6 +248,67 @@ static void test_beside_stopped_answer(void **state)
     pdt_dataset_free(&ds);
 }
 
+static pdt_model *fit_multiway(const pdt_dataset *ds, const char *lambda, uint32_t threads, double limit)
+{
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = "categorical";
+    o.sparse = lambda;
+    o.threads = threads;
+    o.time_limit = limit;
+    pdt_model *m = NULL;
+    pdt_error err;
+    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+    return m;
+}
+
+/* Multiway fits: beside the unlimited search, the branch search under depth
+ * limits 4, 5, ...  Proven rows keep the unlimited search's optimum. */
+static void test_beside_multiway_leaves_the_proof_alone(void **state)
+{
+    (void)state;
+    const char *files[] = {"categorical/tic-tac-toe.csv", "categorical/nursery.csv", "categorical/monk2.csv"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        pdt_error err;
+        pdt_dataset *ds = NULL;
+        if (pdt_dataset_load_csv(&ds, tu_data(files[i]), NULL, &err)) fail_msg("%s", err.message);
+        pdt_model *one = fit_multiway(ds, "0.001", 1, 0), *two = fit_multiway(ds, "0.001", 2, 0);
+        assert_true(one->optimal);
+        assert_true(two->optimal);
+        mpq_t a, b;
+        mpq_inits(a, b, NULL);
+        pdt_model_objective(a, one);
+        pdt_model_objective(b, two);
+        assert_true(mpq_equal(a, b));
+        mpq_clears(a, b, NULL);
+        assert_int_equal(pdt_model_size(one), pdt_model_size(two));
+        assert_string_equal(two->engine, "discrete");
+        check_objective(two, ds, 1, 1000);
+        pdt_model_free(&one);
+        pdt_model_free(&two);
+        pdt_dataset_free(&ds);
+    }
+}
+
+/* Stopped, a two-thread multiway fit returns a consistent tree; when it is
+ * the depth-limited search's, it keeps to that depth. */
+static void test_beside_multiway_stopped_answer(void **state)
+{
+    (void)state;
+    pdt_error err;
+    pdt_dataset *ds = NULL;
+    if (pdt_dataset_load_csv(&ds, tu_data("categorical/kr-vs-kp.csv"), NULL, &err)) fail_msg("%s", err.message);
+    pdt_model *m = fit_multiway(ds, "0.001", 2, 1.5);
+    assert_false(m->optimal);
+    assert_non_null(m->stopped_by);
+    check_objective(m, ds, 1, 1000);
+    const char *d = strstr(m->engine, "the depth-");
+    if (d) assert_true(pdt_model_depth(m) <= (uint32_t)strtoul(d + strlen("the depth-"), NULL, 10));
+    else assert_string_equal(m->engine, "discrete");
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +317,8 @@ int main(void)
         cmocka_unit_test(test_binary_fit_stopped_answer),
         cmocka_unit_test(test_beside_leaves_the_proof_alone),
         cmocka_unit_test(test_beside_stopped_answer),
+        cmocka_unit_test(test_beside_multiway_leaves_the_proof_alone),
+        cmocka_unit_test(test_beside_multiway_stopped_answer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* The dynamic programme over branches (discrete.h). */
 #include "discrete_impl.h"
+#include "pdt_parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static bool out_of_time(dc_search *s)
     if (s->p->max_rows && s->rows >= s->p->max_rows) return s->stopped_by = "row budget", true;
     if (++s->calls & 255) return false;
     const dc_problem *p = s->p;
-    if (p->stop && *p->stop) s->stopped_by = "interrupt";
+    if (pdt_stop_requested(p->stop)) s->stopped_by = "interrupt";
     if (p->time_limit > 0 && elapsed(s) >= p->time_limit) s->stopped_by = "time limit";
     if (s->memo.full) s->stopped_by = "memory limit";
     return s->stopped_by != NULL;
