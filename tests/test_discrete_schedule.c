@@ -139,12 +139,66 @@ static void check_objective(const pdt_model *m, const pdt_dataset *ds, unsigned 
     mpq_clears(got, want, t, NULL);
 }
 
-/* kr-vs-kp one-hot at λ = 0.001 is not proven in a second: the answer is
- * still a consistent tree, no costlier than the depth-4 optimum the fit
- * starts from, and says which search it came from. */
-static void test_binary_fit_stopped_answer(void **state)
+/* A --sparse fit with the family `rules` (binary or categorical). */
+static pdt_model *fit_lambda(const pdt_dataset *ds, const char *rules, const char *lambda, uint32_t threads,
+                             double limit)
+{
+    pdt_fit_options o;
+    pdt_fit_options_init(&o);
+    o.rules = rules;
+    o.sparse = lambda;
+    o.threads = threads;
+    o.time_limit = limit;
+    pdt_model *m = NULL;
+    pdt_error err;
+    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+    return m;
+}
+
+/* One thread and two prove the same optimum on the file (λ = 1/den). */
+static void check_same_proof(const char *file, bool dl85, const char *rules, const char *lambda, unsigned long den)
+{
+    pdt_error err;
+    pdt_dataset *ds = NULL;
+    pdt_status st = dl85 ? pdt_dataset_load_dl85(&ds, tu_data(file), &err)
+                         : pdt_dataset_load_csv(&ds, tu_data(file), NULL, &err);
+    if (st) fail_msg("%s", err.message);
+    pdt_model *one = fit_lambda(ds, rules, lambda, 1, 0), *two = fit_lambda(ds, rules, lambda, 2, 0);
+    assert_true(one->optimal);
+    assert_true(two->optimal);
+    mpq_t a, b;
+    mpq_inits(a, b, NULL);
+    pdt_model_objective(a, one);
+    pdt_model_objective(b, two);
+    assert_true(mpq_equal(a, b));
+    mpq_clears(a, b, NULL);
+    assert_int_equal(pdt_model_size(one), pdt_model_size(two));
+    assert_int_equal(tu_training_errors(one, ds), tu_training_errors(two, ds));
+    assert_string_equal(one->engine, two->engine);
+    check_objective(two, ds, 1, den);
+    pdt_model_free(&one);
+    pdt_model_free(&two);
+    pdt_dataset_free(&ds);
+}
+
+/* With two threads the deeper fits run beside the search, which proves the
+ * optimum alone: the same tree as with one thread, where they run at its
+ * turns (DL8.5 files proven in about a second). */
+static void test_beside_leaves_the_proof_alone(void **state)
 {
     (void)state;
+    check_same_proof("dl85/hepatitis.txt", true, "binary", "0.01", 100);
+    check_same_proof("dl85/tic-tac-toe.txt", true, "binary", "0.01", 100);
+}
+
+/* kr-vs-kp one-hot at λ = 0.001 is not proven in a second or two: with
+ * `threads` threads, stopped at `limit` seconds, the answer is still a
+ * consistent tree, no costlier than the depth-4 optimum the fit starts from,
+ * whichever of the search, the warm start and the deeper fits (at the
+ * search's turns with one thread, beside it with two) gave it, and says
+ * which search it came from. */
+static void check_stopped_binary(uint32_t threads, double limit)
+{
     pdt_error err;
     pdt_dataset *ds = NULL;
     if (pdt_dataset_load_csv(&ds, tu_data("categorical/kr-vs-kp.csv"), NULL, &err)) fail_msg("%s", err.message);
@@ -153,12 +207,10 @@ static void test_binary_fit_stopped_answer(void **state)
     o.rules = "binary";
     o.sparse = "0.001";
     o.max_depth = 4;
-    pdt_model *d4 = NULL, *m = NULL;
+    pdt_model *d4 = NULL;
     if (pdt_fit(&d4, ds, &o, &err)) fail_msg("%s", err.message);
     assert_true(d4->optimal);
-    o.max_depth = PDT_UNLIMITED;
-    o.time_limit = 1;
-    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
+    pdt_model *m = fit_lambda(ds, "binary", "0.001", threads, limit);
     assert_false(m->optimal);
     assert_non_null(m->stopped_by);
     check_objective(m, ds, 1, 1000); /* the tree's: recounted errors / N + λ · nodes */
@@ -174,92 +226,16 @@ static void test_binary_fit_stopped_answer(void **state)
     pdt_dataset_free(&ds);
 }
 
-static pdt_model *fit_sparse(const pdt_dataset *ds, const char *lambda, uint32_t threads, double limit)
-{
-    pdt_fit_options o;
-    pdt_fit_options_init(&o);
-    o.rules = "binary";
-    o.sparse = lambda;
-    o.threads = threads;
-    o.time_limit = limit;
-    pdt_model *m = NULL;
-    pdt_error err;
-    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
-    return m;
-}
-
-/* With two threads the deeper fits run beside the search, which proves the
- * optimum alone: the same tree as with one thread, where they run at its
- * turns (DL8.5 files proven in about a second). */
-static void test_beside_leaves_the_proof_alone(void **state)
+static void test_binary_fit_stopped_answer(void **state)
 {
     (void)state;
-    const char *files[] = {"dl85/hepatitis.txt", "dl85/tic-tac-toe.txt"};
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        pdt_error err;
-        pdt_dataset *ds = NULL;
-        if (pdt_dataset_load_dl85(&ds, tu_data(files[i]), &err)) fail_msg("%s", err.message);
-        pdt_model *one = fit_sparse(ds, "0.01", 1, 0), *two = fit_sparse(ds, "0.01", 2, 0);
-        assert_true(one->optimal);
-        assert_true(two->optimal);
-        mpq_t a, b;
-        mpq_inits(a, b, NULL);
-        pdt_model_objective(a, one);
-        pdt_model_objective(b, two);
-        assert_true(mpq_equal(a, b));
-        mpq_clears(a, b, NULL);
-        assert_int_equal(pdt_model_size(one), pdt_model_size(two));
-        assert_int_equal(tu_training_errors(one, ds), tu_training_errors(two, ds));
-        check_objective(two, ds, 1, 100);
-        pdt_model_free(&one);
-        pdt_model_free(&two);
-        pdt_dataset_free(&ds);
-    }
+    check_stopped_binary(1, 1);
 }
 
-/* Stopped by its time limit with two threads, the fit returns a consistent
- * tree no costlier than the depth-4 optimum, whichever of the search, the
- * warm start and the fits beside it gave it. */
 static void test_beside_stopped_answer(void **state)
 {
     (void)state;
-    pdt_error err;
-    pdt_dataset *ds = NULL;
-    if (pdt_dataset_load_csv(&ds, tu_data("categorical/kr-vs-kp.csv"), NULL, &err)) fail_msg("%s", err.message);
-    pdt_fit_options o;
-    pdt_fit_options_init(&o);
-    o.rules = "binary";
-    o.sparse = "0.001";
-    o.max_depth = 4;
-    pdt_model *d4 = NULL;
-    if (pdt_fit(&d4, ds, &o, &err)) fail_msg("%s", err.message);
-    pdt_model *m = fit_sparse(ds, "0.001", 2, 1.5);
-    assert_false(m->optimal);
-    assert_non_null(m->stopped_by);
-    check_objective(m, ds, 1, 1000);
-    mpq_t got, four;
-    mpq_inits(got, four, NULL);
-    pdt_model_objective(got, m);
-    pdt_model_objective(four, d4);
-    assert_true(mpq_cmp(got, four) <= 0);
-    mpq_clears(got, four, NULL);
-    pdt_model_free(&m);
-    pdt_model_free(&d4);
-    pdt_dataset_free(&ds);
-}
-
-static pdt_model *fit_multiway(const pdt_dataset *ds, const char *lambda, uint32_t threads, double limit)
-{
-    pdt_fit_options o;
-    pdt_fit_options_init(&o);
-    o.rules = "categorical";
-    o.sparse = lambda;
-    o.threads = threads;
-    o.time_limit = limit;
-    pdt_model *m = NULL;
-    pdt_error err;
-    if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
-    return m;
+    check_stopped_binary(2, 1.5);
 }
 
 /* Multiway fits: beside the unlimited search, the branch search under depth
@@ -268,26 +244,8 @@ static void test_beside_multiway_leaves_the_proof_alone(void **state)
 {
     (void)state;
     const char *files[] = {"categorical/tic-tac-toe.csv", "categorical/nursery.csv", "categorical/monk2.csv"};
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        pdt_error err;
-        pdt_dataset *ds = NULL;
-        if (pdt_dataset_load_csv(&ds, tu_data(files[i]), NULL, &err)) fail_msg("%s", err.message);
-        pdt_model *one = fit_multiway(ds, "0.001", 1, 0), *two = fit_multiway(ds, "0.001", 2, 0);
-        assert_true(one->optimal);
-        assert_true(two->optimal);
-        mpq_t a, b;
-        mpq_inits(a, b, NULL);
-        pdt_model_objective(a, one);
-        pdt_model_objective(b, two);
-        assert_true(mpq_equal(a, b));
-        mpq_clears(a, b, NULL);
-        assert_int_equal(pdt_model_size(one), pdt_model_size(two));
-        assert_string_equal(two->engine, "discrete");
-        check_objective(two, ds, 1, 1000);
-        pdt_model_free(&one);
-        pdt_model_free(&two);
-        pdt_dataset_free(&ds);
-    }
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        check_same_proof(files[i], false, "categorical", "0.001", 1000);
 }
 
 /* Stopped, a two-thread multiway fit returns a consistent tree; when it is
@@ -298,7 +256,7 @@ static void test_beside_multiway_stopped_answer(void **state)
     pdt_error err;
     pdt_dataset *ds = NULL;
     if (pdt_dataset_load_csv(&ds, tu_data("categorical/kr-vs-kp.csv"), NULL, &err)) fail_msg("%s", err.message);
-    pdt_model *m = fit_multiway(ds, "0.001", 2, 1.5);
+    pdt_model *m = fit_lambda(ds, "categorical", "0.001", 2, 1.5);
     assert_false(m->optimal);
     assert_non_null(m->stopped_by);
     check_objective(m, ds, 1, 1000);
