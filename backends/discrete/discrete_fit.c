@@ -575,6 +575,10 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && warm) st = few_incumbent(&f, warm, &c);
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
+    if (opt->time_limit > 0) { /* the limit is the fit's: what the warm start left of it */
+        const double left = opt->time_limit - seconds_since(&t0);
+        f.p.time_limit = left > 1e-3 ? left : 1e-3;
+    }
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
     f.multiway = multiway;
     /* (with few nodes the backend's searches take the threads; under a depth limit the search's
