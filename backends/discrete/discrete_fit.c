@@ -83,6 +83,7 @@ typedef struct dc_fit {
     bool beside_on, multiway;
     size_t beside_mb;
     volatile sig_atomic_t beside_stop;
+    dc_problem beside_p; /* the problem as the thread beside starts (f->p changes meanwhile) */
     dc_result beside_r;
     uint32_t beside_depth;
     bool beside_proven; /* beside_r is the optimum under its depth limit */
@@ -335,8 +336,9 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_b
 
 static void beside_multiway(dc_fit *f)
 {
-    for (uint32_t depth = DC_MULTIWAY_FROM; depth <= f->p.nf && !pdt_stop_requested(&f->beside_stop); depth++) {
-        dc_problem q = f->p;
+    for (uint32_t depth = DC_MULTIWAY_FROM; depth <= f->beside_p.nf && !pdt_stop_requested(&f->beside_stop);
+         depth++) {
+        dc_problem q = f->beside_p;
         q.max_depth = depth;
         q.memo_bytes = f->beside_mb << 20;
         q.stop = &f->beside_stop;
@@ -367,7 +369,8 @@ static void *beside_main(void *user)
         beside_multiway(f);
         return NULL;
     }
-    const uint32_t last = f->p.max_depth == PDT_UNLIMITED ? (uint32_t)f->p.nf : f->p.max_depth - 1;
+    const dc_problem *p = &f->beside_p;
+    const uint32_t last = p->max_depth == PDT_UNLIMITED ? (uint32_t)p->nf : p->max_depth - 1;
     for (uint32_t depth = DC_WARM + 1; depth <= last && !pdt_stop_requested(&f->beside_stop); depth++) {
         pdt_fit_options o = *f->opt;
         o.max_depth = depth;
@@ -408,14 +411,11 @@ static void beside_start(dc_fit *f)
     if (pdt_threads_resolve(f->opt->threads) < 2 || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
         getenv("PDT_DISCRETE_BESIDE_OFF"))
         return;
-    const size_t memo = f->p.memo_bytes;
-    f->p.memo_bytes = (total - f->beside_mb) << 20;
+    f->beside_p = f->p;
     f->beside_stop = 0;
-    if (pthread_create(&f->beside, NULL, beside_main, f) != 0) {
-        f->p.memo_bytes = memo; /* no thread: the turns make them */
-        return;
-    }
+    if (pthread_create(&f->beside, NULL, beside_main, f) != 0) return; /* no thread: the turns make them */
     f->beside_on = true;
+    f->p.memo_bytes = (total - f->beside_mb) << 20;
     f->p.deeper = beside_turn;
 }
 
