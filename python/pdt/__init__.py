@@ -189,8 +189,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     max_depth : int or None
         At most this many levels of branch nodes.  When max_depth, max_size and
         perfect are all None the depth limit is DEFAULT_MAX_DEPTH (3), except
-        for rules="categorical" with sparse (multiway trees of any size, as
-        `pdt fit --rules categorical --sparse` without a limit).
+        for rules "categorical", "binary" or "axis" with sparse (trees of any
+        size, as `pdt fit --sparse` without a limit).
     max_size : int or None
         At most this many branch nodes.
     min_leaf : int or None
@@ -290,10 +290,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                     progress=self.progress, metric=self.metric)
 
     def _unlimited_sparse(self):
-        """Multiway trees with a sparse objective need no limit: the Branches
-        backend searches every size, bounded by the penalty (other families
-        without a limit can run for minutes even on iris)."""
-        return self.sparse is not None and isinstance(self.rules, str) and self.rules.strip() == "categorical"
+        """With a sparse objective the families the branch search takes (categorical,
+        binary, axis) need no limit: it searches every size, bounded by the penalty,
+        as `pdt fit --sparse` without a limit.  Other families keep the default depth
+        (without a limit the command refuses them)."""
+        return (self.sparse is not None and isinstance(self.rules, str)
+                and self.rules.strip() in ("categorical", "binary", "axis"))
 
     # ------------------------------------------------------------------ fitting
     def _check_names(self, X, d, reset):

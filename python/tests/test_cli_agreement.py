@@ -3,6 +3,7 @@ predictions), and models cross between the two: saved from Python, predicted
 by `pdt predict`; fitted by `pdt fit -o`, loaded and predicted in Python."""
 import json
 from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -49,6 +50,31 @@ def test_fit_equals_cli(tmp_path, pdt_bin, name, reader, depth):
     theirs = cli_predictions(pdt_bin, model, data_path(name))
     assert len(theirs) == len(y)
     np.testing.assert_array_equal(clf.predict(X).astype(float), np.array(theirs, dtype=float))
+
+
+SPARSE_CASES = [  # (file, reader, rules, lambda): the branch search, no limit
+    ("iris.csv", read_csv, "axis", "0.001"),
+    ("dl85/hepatitis.txt", read_dl85, "binary", "0.01"),
+]
+
+
+@pytest.mark.parametrize("name,reader,rules,lam", SPARSE_CASES)
+def test_unlimited_sparse_equals_cli(tmp_path, pdt_bin, name, reader, rules, lam):
+    """sparse with rules "axis" or "binary" and no limit is `pdt fit --sparse`
+    without one: trees of any size, not the default depth (iris with axis
+    rules at 0.001: 7 nodes, depth 5; hepatitis at 0.01: depth 5)."""
+    X, y = reader(name)
+    model = str(tmp_path / "cli.json")
+    run_pdt(pdt_bin, "fit", "--data", data_path(name), "--rules", rules, "--sparse", lam, "-o", model, "-q")
+    with open(model, encoding="utf-8") as f:
+        doc = json.load(f)
+    clf = pdt.OptimalTreeClassifier(rules=rules, sparse=lam).fit(X, y)
+    assert clf.optimal_ and doc["optimal"]
+    assert clf.objective_ == Fraction(doc["objective"])
+    assert clf.tree_.size == doc["size"]
+    assert clf.tree_.max_depth > pdt.DEFAULT_MAX_DEPTH
+    np.testing.assert_array_equal(clf.predict(X).astype(float),
+                                  np.array(cli_predictions(pdt_bin, model, data_path(name)), dtype=float))
 
 
 def test_python_model_predicts_with_the_cli(tmp_path, pdt_bin):
