@@ -27,7 +27,6 @@ static bool out_of_time(dc_search *s)
     /* the clock at every call: an evaluation on many features takes milliseconds (wine with
      * axis rules, 1 300 thresholds and 3 classes: every 256th call overran a 1 s limit by
      * 0.8 s), a reading of the clock tens of nanoseconds */
-    ++s->calls;
     const dc_problem *p = s->p;
     if (pdt_stop_requested(p->stop)) s->stopped_by = "interrupt";
     if (p->time_limit > 0 && elapsed(s) >= p->time_limit) s->stopped_by = "time limit";
@@ -518,7 +517,6 @@ static void dc_deepen(dc_search *s)
     s->memo = t.memo; /* (it may have grown) */
     s->evaluations = t.evaluations;
     s->rows = t.rows;
-    s->calls = t.calls;
     if (t.stopped_by != dc_paused) s->deeper++;
     if (t.stopped_by && t.stopped_by != dc_paused) s->stopped_by = t.stopped_by;
 }

@@ -278,32 +278,28 @@ static double seconds_since(const struct timespec *t0)
  * search as a bound (see warm_start). */
 #define DC_DEEPER_MB 32
 
-static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_bytes)
+/* The backend's sparse fit at `depth` within `seconds` (0: no limit but the
+ * fit's own), `mb` of memo, `threads` and `stop`, kept in f->deeper when it
+ * is the cheapest so far.  Returns whether that depth was finished; -1 when
+ * the fit failed. */
+static int deeper_at(dc_fit *f, uint32_t depth, double seconds, size_t mb, uint32_t threads,
+                     const volatile sig_atomic_t *stop)
 {
-    dc_fit *f = user;
-    if (f->deeper_off) return true;
     pdt_fit_options o = *f->opt;
     o.max_depth = depth;
-    /* --memo-mb caps the branch search's memo and this fit together: the fit
-     * gets what the memo leaves, and none once that is below DC_DEEPER_MB
-     * (the memo only grows) */
-    if (memo_bytes >> 20 < DC_DEEPER_MB) {
-        f->deeper_off = true;
-        return true;
-    }
-    o.memo_megabytes = memo_bytes >> 20;
+    o.memo_megabytes = mb;
+    o.threads = threads;
+    o.stop = stop;
     o.progress = NULL; /* the unlimited search's progress stays the one shown */
-    if (o.time_limit > 0) {
+    if (o.time_limit > 0) { /* the fit's own limit holds too */
         const double left = o.time_limit - seconds_since(&f->t0);
-        if (left < seconds) seconds = left;
+        if (left <= 1e-3) return 0;
+        if (seconds <= 0 || left < seconds) seconds = left;
     }
-    o.time_limit = seconds > 1e-3 ? seconds : 1e-3;
+    o.time_limit = seconds;
     pdt_model *m = NULL;
     pdt_error e;
-    if (bs_fit(&m, f->ds, &o, &e)) {
-        f->deeper_off = true;
-        return true;
-    }
+    if (bs_fit(&m, f->ds, &o, &e)) return -1;
     const bool done = m->optimal;
     if (!f->deeper || model_cost(f, m) < model_cost(f, f->deeper)) { /* (the warm start: fit compares) */
         pdt_model_free(&f->deeper);
@@ -313,6 +309,22 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_b
         pdt_model_free(&m);
     }
     return done;
+}
+
+static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_bytes)
+{
+    dc_fit *f = user;
+    /* --memo-mb caps the branch search's memo and this fit together: the fit
+     * gets what the memo leaves, and none once that is below DC_DEEPER_MB
+     * (the memo only grows) */
+    if (f->deeper_off || memo_bytes >> 20 < DC_DEEPER_MB) {
+        f->deeper_off = true;
+        return true;
+    }
+    const int done = deeper_at(f, depth, seconds > 1e-3 ? seconds : 1e-3, memo_bytes >> 20, f->opt->threads,
+                               f->opt->stop);
+    if (done < 0) f->deeper_off = true;
+    return done != 0;
 }
 
 /* The deeper fits beside the search.  With two threads or more, the binary
@@ -331,65 +343,44 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_b
  * (a memo of its own), each only having to beat the last.  kr-vs-kp
  * multiway, λ = 0.001, alone: depth 5 proven in 2.3 s (0.04085), depth 6 in
  * 15.6 s (0.03353), where the unlimited search's own deeper runs had 0.0426
- * at 10 s. */
+ * at 10 s.  Returns whether that depth was finished. */
 #define DC_MULTIWAY_FROM 4
 
-static void beside_multiway(dc_fit *f)
+static bool multiway_at(dc_fit *f, uint32_t depth)
 {
-    for (uint32_t depth = DC_MULTIWAY_FROM; depth <= f->beside_p.nf && !pdt_stop_requested(&f->beside_stop);
-         depth++) {
-        dc_problem q = f->beside_p;
-        q.max_depth = depth;
-        q.memo_bytes = f->beside_mb << 20;
-        q.stop = &f->beside_stop;
-        q.deeper = NULL, q.deeper_user = NULL; /* its own schedule, as `--depth` has */
-        q.max_rows = 0;
-        q.incumbent = f->beside_r.found ? f->beside_r.cost : 0;
-        if (q.time_limit > 0 && (q.time_limit -= seconds_since(&f->t0)) <= 1e-3) break;
-        dc_result r;
-        pdt_error e;
-        if (dc_solve(&r, &q, &e)) break;
-        const bool done = r.optimal;
-        if (r.found && (!f->beside_r.found || r.cost < f->beside_r.cost)) {
-            dc_result_clear(&f->beside_r);
-            f->beside_r = r;
-            f->beside_depth = depth;
-            f->beside_proven = done;
-        } else {
-            dc_result_clear(&r);
-        }
-        if (!done) break;
+    dc_problem q = f->beside_p;
+    q.max_depth = depth;
+    q.memo_bytes = f->beside_mb << 20;
+    q.stop = &f->beside_stop;
+    q.deeper = NULL, q.deeper_user = NULL; /* its own schedule, as `--depth` has */
+    q.max_rows = 0;
+    q.incumbent = f->beside_r.found ? f->beside_r.cost : 0;
+    if (q.time_limit > 0 && (q.time_limit -= seconds_since(&f->t0)) <= 1e-3) return false;
+    dc_result r;
+    pdt_error e;
+    if (dc_solve(&r, &q, &e)) return false;
+    const bool done = r.optimal;
+    if (r.found && (!f->beside_r.found || r.cost < f->beside_r.cost)) {
+        dc_result_clear(&f->beside_r);
+        f->beside_r = r;
+        f->beside_depth = depth;
+        f->beside_proven = done;
+    } else {
+        dc_result_clear(&r);
     }
+    return done;
 }
 
+/* The thread beside: depth after depth until one is not finished or the search ends. */
 static void *beside_main(void *user)
 {
     dc_fit *f = user;
-    if (f->multiway) {
-        beside_multiway(f);
-        return NULL;
-    }
     const dc_problem *p = &f->beside_p;
     const uint32_t last = p->max_depth == PDT_UNLIMITED ? (uint32_t)p->nf : p->max_depth - 1;
-    for (uint32_t depth = DC_WARM + 1; depth <= last && !pdt_stop_requested(&f->beside_stop); depth++) {
-        pdt_fit_options o = *f->opt;
-        o.max_depth = depth;
-        o.progress = NULL; /* the search's progress stays the one shown */
-        o.threads = 1;
-        o.memo_megabytes = f->beside_mb;
-        o.stop = &f->beside_stop;
-        if (o.time_limit > 0 && (o.time_limit -= seconds_since(&f->t0)) <= 1e-3) break;
-        pdt_model *m = NULL;
-        pdt_error e;
-        if (bs_fit(&m, f->ds, &o, &e)) break;
-        const bool done = m->optimal;
-        if (!f->deeper || model_cost(f, m) < model_cost(f, f->deeper)) {
-            pdt_model_free(&f->deeper);
-            f->deeper = m;
-            f->deeper_depth = depth;
-        } else {
-            pdt_model_free(&m);
-        }
+    for (uint32_t depth = f->multiway ? DC_MULTIWAY_FROM : DC_WARM + 1;
+         depth <= last && !pdt_stop_requested(&f->beside_stop); depth++) {
+        const bool done = f->multiway ? multiway_at(f, depth)
+                                      : deeper_at(f, depth, 0, f->beside_mb, 1, &f->beside_stop) == 1;
         if (!done) break;
     }
     return NULL;

@@ -36,7 +36,6 @@ typedef struct dc_search {
                                byte b of a bitset holding value v at [b * 256 + v] (NULL: none) */
     size_t maxk;
     struct timespec start;
-    uint64_t calls;
     const char *stopped_by; /* set once: every call then fails */
     uint64_t evaluations;
     uint64_t rows;          /* of the regions evaluated (p->max_rows) */
