@@ -97,11 +97,12 @@ unsigned pdt_threads_resolve(uint32_t requested);
 uint64_t pdt_parallel_min(void);
 
 /* n zeroed elements of `size` bytes (NULL: out of memory), every page already
- * written.  For tables that threads probe before they write: calloc's fresh pages, read first, map the kernel's shared
- * zero page, and the first write to each must then flush that mapping from
- * every core running the process (an interprocessor interrupt per page).  The
- * binary backend's caches, two threads on australian-credit at depth 5: 2.3 %
- * of the samples in those interrupts before, none after.  (Not in transparent
+ * written.  For tables that threads probe before they write: calloc's fresh
+ * pages, read first, map the kernel's shared zero page, and the first write to
+ * each must then flush that mapping from every core running the process (an
+ * interprocessor interrupt per page).  The binary backend's caches, two
+ * threads on australian-credit at depth 5: 2.3 % of the samples in those
+ * interrupts before, none after.  (Not in transparent
  * huge pages: asking for them made the allocation of the team's 4 MiB board
  * take 6–13 ms instead of 0.6 in one run of three, the kernel compacting
  * memory to find them, and the board probed from 4 kB pages was as fast.) */

@@ -89,7 +89,8 @@ static bool pub_is(const bt_cache *tc, const bt_pub *e, const uint64_t *key, uin
     return e->hash == hash && e->m == m && pdt_bits_equal(e->key, key, tc->words);
 }
 
-/* A slot's tag: the hash's high half (its low bits choose the slot).  Most
+/* A slot's tag: the hash's high half (its low bits choose the slot; a slot
+ * holds its entry's tag and index, so slot_tag(slot) is the entry's).  Most
  * lookups are misses (australian-credit depth 5, two threads: 48 000 of
  * 381 000 find an entry); the tag turns away a slot of another item set
  * without reading its entry, a load from 4 MiB of entries the prefetch of the
@@ -109,7 +110,7 @@ static const bt_pub *board_find(const bt_cache *tc, const uint64_t *key, uint64_
     for (unsigned k = 0; k < BOARD_PROBES; k++, p = (p + 1) & tc->board_mask) {
         const uint64_t slot = atomic_load_explicit(&tc->board[p], memory_order_acquire);
         if (!slot) return NULL;
-        if ((slot & ~(uint64_t)UINT32_MAX) != slot_tag(hash)) continue;
+        if (slot_tag(slot) != slot_tag(hash)) continue;
         const bt_pub *e = entry_of(tc, slot);
         if (pub_is(tc, e, key, hash, m)) return e;
     }
@@ -169,7 +170,7 @@ static bool board_put(struct bt_shared *link, const bc_node *nd)
             }
             /* slot: what another worker linked there first */
         }
-        if ((slot & ~(uint64_t)UINT32_MAX) != slot_tag(nd->hash)) continue;
+        if (slot_tag(slot) != slot_tag(nd->hash)) continue;
         bt_pub *e = entry_of(tc, slot);
         if (pub_is(tc, e, nd->key, nd->hash, nd->m)) {
             pub_set(e, nd->d2); /* (an entry filled here is taken by the next put) */
