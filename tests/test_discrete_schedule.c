@@ -139,7 +139,7 @@ static void check_objective(const pdt_model *m, const pdt_dataset *ds, unsigned 
     mpq_clears(got, want, t, NULL);
 }
 
-/* A --sparse fit with the family `rules` (binary or categorical). */
+/* A --sparse fit with the family `rules` (binary or categorical) under a time limit, not proven. */
 static pdt_model *fit_lambda(const pdt_dataset *ds, const char *rules, const char *lambda, uint32_t threads,
                              double limit)
 {
@@ -163,9 +163,9 @@ static void check_same_proof(const char *file, bool dl85, const char *rules, con
     pdt_status st = dl85 ? pdt_dataset_load_dl85(&ds, tu_data(file), &err)
                          : pdt_dataset_load_csv(&ds, tu_data(file), NULL, &err);
     if (st) fail_msg("%s", err.message);
-    pdt_model *one = fit_lambda(ds, rules, lambda, 1, 0), *two = fit_lambda(ds, rules, lambda, 2, 0);
-    assert_true(one->optimal);
-    assert_true(two->optimal);
+    /* (tu_fit_threads asserts each proven optimal) */
+    pdt_model *one = tu_fit_threads(ds, rules, PDT_UNLIMITED, lambda, PDT_ENGINE_AUTO, 1);
+    pdt_model *two = tu_fit_threads(ds, rules, PDT_UNLIMITED, lambda, PDT_ENGINE_AUTO, 2);
     mpq_t a, b;
     mpq_inits(a, b, NULL);
     pdt_model_objective(a, one);
@@ -202,14 +202,7 @@ static void check_stopped_binary(uint32_t threads, double limit)
     pdt_error err;
     pdt_dataset *ds = NULL;
     if (pdt_dataset_load_csv(&ds, tu_data("categorical/kr-vs-kp.csv"), NULL, &err)) fail_msg("%s", err.message);
-    pdt_fit_options o;
-    pdt_fit_options_init(&o);
-    o.rules = "binary";
-    o.sparse = "0.001";
-    o.max_depth = 4;
-    pdt_model *d4 = NULL;
-    if (pdt_fit(&d4, ds, &o, &err)) fail_msg("%s", err.message);
-    assert_true(d4->optimal);
+    pdt_model *d4 = tu_fit(ds, "binary", 4, "0.001", PDT_ENGINE_AUTO); /* (proven: tu_fit asserts it) */
     pdt_model *m = fit_lambda(ds, "binary", "0.001", threads, limit);
     assert_false(m->optimal);
     assert_non_null(m->stopped_by);
