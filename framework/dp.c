@@ -24,7 +24,6 @@
 #define R_BUSY (DP_INF + 2) /* being solved: a child naming it closes a cycle */
 #define DEC_LEAF UINT32_MAX
 #define NO_KEY UINT64_MAX
-#define CHECK_EVERY 1024u
 
 typedef struct dp_state {
     const pdt_problem_class *pc;
@@ -49,6 +48,7 @@ typedef struct dp_state {
     size_t max_bytes, bytes;
     pdt_search_opts o;
     struct timespec start;
+    pdt_gate gate; /* when to read the clock next */
     double last_progress;
     pdt_search_stats stats;
     bool fallback, aborted;
@@ -260,10 +260,12 @@ static double elapsed(const dp_state *s)
 
 static void check_limits(dp_state *s)
 {
-    if (s->stats.nodes % CHECK_EVERY) return;
+    if (!pdt_gate_due(&s->gate, s->stats.nodes)) return;
+    struct timespec now;
+    pdt_gate_read(&s->gate, s->stats.nodes, &now, NULL);
     if (s->o.stop && *s->o.stop) s->aborted = true;
     if (s->o.time_limit <= 0 && !s->o.progress) return;
-    double t = elapsed(s);
+    double t = (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
     if (s->o.time_limit > 0 && t >= s->o.time_limit) s->aborted = true;
     if (s->o.progress && t - s->last_progress >= 1.0) {
         s->last_progress = t;
@@ -760,6 +762,7 @@ pdt_status pdt_dp_search(pdt_search_result *res, bool *used, const pdt_problem_c
     dp_state s = {.pc = pc, .inst = inst, .o = *opts, .err = err};
     s.max_bytes = opts->memo_bytes ? opts->memo_bytes : ((size_t)1 << 30);
     clock_gettime(CLOCK_MONOTONIC, &s.start);
+    pdt_gate_start(&s.gate, 0, s.start);
     pdt_status st = dp_run(&s, res, root, used);
     *seconds = elapsed(&s);
     dp_free(&s);

@@ -16,8 +16,6 @@
 #include "engine_impl.h"
 #include "pdt_parallel.h"
 
-#define DEADLINE_EVERY 1024u
-
 /* Remaining depth of a child: unlimited stays unlimited (it is part of the
  * cache key, so "UINT32_MAX − depth" would cache every subproblem per depth). */
 uint32_t pdt_engine_child_depth(uint32_t drem)
@@ -50,18 +48,17 @@ static void report_progress(pdt_search_state *s, double elapsed)
     pdt_buf_clear(&best);
 }
 
-/* Every DEADLINE_EVERY subproblems: the time limit and progress reports. */
+/* When the gate says so (clock_gate.h): the time limit, Ctrl-C, the team and progress reports. */
 static void check_deadline(pdt_search_state *s)
 {
-    if ((!s->has_deadline && !s->o.progress && !s->o.stop && !s->team) || (s->stats.nodes % DEADLINE_EVERY))
+    if ((!s->has_deadline && !s->o.progress && !s->o.stop && !s->team) || !pdt_gate_due(&s->gate, s->stats.nodes))
         return;
-    if (s->o.stop && *s->o.stop) s->aborted = true;
-    if (s->team) pdt_team_poll(s); /* one worker's abort ends them all */
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
-                            (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec)))
-        s->aborted = true;
+    uint64_t since;
+    pdt_gate_read(&s->gate, s->stats.nodes, &now, &since);
+    if (s->o.stop && *s->o.stop) s->aborted = true;
+    if (s->team) pdt_team_poll(s, since); /* one worker's abort ends them all */
+    if (s->has_deadline && pdt_time_reached(now, s->deadline)) s->aborted = true;
     if (s->o.progress) {
         double elapsed = (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
         if (elapsed - s->last_progress >= 1.0) report_progress(s, elapsed);
@@ -187,6 +184,7 @@ pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, vo
         pdt_ruleset_def_table(s->rs, &s->def_off, &s->def, &s->group);
     }
     clock_gettime(CLOCK_MONOTONIC, &s->start);
+    pdt_gate_start(&s->gate, s->stats.nodes, s->start);
     if (opts->time_limit > 0) {
         s->has_deadline = true;
         double t = (double)s->start.tv_sec + 1e-9 * (double)s->start.tv_nsec + opts->time_limit;

@@ -5,6 +5,7 @@
 
 #include <time.h>
 
+#include "clock_gate.h"
 #include "memo.h"
 #include "pdt_plugin.h"
 
@@ -61,6 +62,7 @@ typedef struct pdt_search_state {
     bool dive; /* every subproblem stops at its first complete tree; nothing is cached */
     double last_progress;
     struct timespec start, deadline;
+    pdt_gate gate; /* when to read the clock next */
     pdt_error *err;
     uint32_t threads; /* resolved --threads */
     pdt_team *team;   /* set in a worker: the team it belongs to */
@@ -106,7 +108,7 @@ bool pdt_engine_root_shared(const pdt_search_state *s, const pdt_node *node, con
 pdt_status pdt_engine_root_threads(pdt_search_state *s, pdt_node *node, uint32_t k, uint32_t drem,
                                    bool has_lb, bool *found);
 /* Called by the deadline check of a worker: shared abort flag and work count. */
-void pdt_team_poll(pdt_search_state *s);
+void pdt_team_poll(pdt_search_state *s, uint64_t since);
 uint64_t pdt_team_nodes(const pdt_search_state *s);
 /* engine.c for engine_threads.c: the root's candidates that pass the routine
  * filters (empty side, min-leaf, a partition seen before), in split order;

@@ -72,10 +72,10 @@ bool pdt_engine_root_shared(const pdt_search_state *s, const pdt_node *node, con
     return s->threads > 1 || ranks;
 }
 
-void pdt_team_poll(pdt_search_state *s)
+void pdt_team_poll(pdt_search_state *s, uint64_t since)
 {
     pdt_team *t = s->team;
-    atomic_fetch_add_explicit(&t->nodes, 1024, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->nodes, since, memory_order_relaxed);
     if (s->aborted) atomic_store(&t->abort, true);
     else if (atomic_load_explicit(&t->abort, memory_order_relaxed)) s->aborted = true;
 }

@@ -29,13 +29,11 @@ static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 static void check_stop(pdt_search_state *s)
 {
-    if ((!s->has_deadline && !s->o.stop) || (s->stats.nodes % 1024u)) return;
-    if (s->o.stop && *s->o.stop) s->aborted = true;
-    if (!s->has_deadline) return;
+    if ((!s->has_deadline && !s->o.stop) || !pdt_gate_due(&s->gate, s->stats.nodes)) return;
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > s->deadline.tv_sec || (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec))
-        s->aborted = true;
+    pdt_gate_read(&s->gate, s->stats.nodes, &now, NULL);
+    if (s->o.stop && *s->o.stop) s->aborted = true;
+    if (s->has_deadline && pdt_time_reached(now, s->deadline)) s->aborted = true;
 }
 
 /* lb(l, k1) ⊗ lb(r, k2), or (when v_l is given) v_l ⊗ lb(r, k2), absorbed by the node's value so far. */
