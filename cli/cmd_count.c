@@ -137,7 +137,7 @@ static int count_run(int argc, char **argv)
         return 1;
     }
     if (list || list_rules) {
-        pdt_rule_params lp = {degree, NULL};
+        pdt_rule_params lp = {.degree = degree};
         int lrc = cli_count_list(ds, rules, &lp, pick, n_pick, size == PDT_UNLIMITED ? 0 : size, list_rules, list);
         free(pick);
         pdt_dataset_free(&ds);
@@ -145,7 +145,7 @@ static int count_run(int argc, char **argv)
     }
     pdt_count_report r;
     pdt_count_report_init(&r);
-    pdt_rule_params params = {degree, NULL};
+    pdt_rule_params params = {.degree = degree};
     pdt_error err;
     pdt_error_clear(&err);
     int rc = 0;

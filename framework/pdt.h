@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -216,7 +217,16 @@ pdt_status pdt_plugin_load_list(const char *list, pdt_error *err);
 typedef struct pdt_rule_params {
     unsigned degree;      /* polynomial degree for hypersurfaces (0 = plugin default) */
     const char *options;  /* plugin-specific "key=value,key=value" text, or NULL */
+    /* Set by a fit with a time limit or a stop flag (zero: none; a plugin reads them only through
+     * pdt_rule_params_expired): a plugin whose generate makes many rules asks now and then and,
+     * once it is true, returns PDT_OK with the rules made so far.  The fit then keeps none of them
+     * (its time is up) and answers the root's leaf, not called optimal. */
+    struct timespec deadline; /* CLOCK_MONOTONIC; tv_sec = tv_nsec = 0: none */
+    const volatile sig_atomic_t *stop;
 } pdt_rule_params;
+
+/* True when the fit that asked for the rules is out of time or told to stop. */
+bool pdt_rule_params_expired(const pdt_rule_params *params);
 
 /* ------------------------------------------------------------ fitting */
 

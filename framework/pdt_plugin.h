@@ -236,9 +236,13 @@ const char *pdt_problem_class_origin(const pdt_problem_class *cls);
  * splitter needs precomputed: side bitsets and defining points. */
 typedef struct pdt_ruleset pdt_ruleset;
 
-/* families: "axis" or a comma list "axis,hyperplane". */
+/* families: "axis" or a comma list "axis,hyperplane".  With a deadline or stop
+ * flag in params (not in an MPI job, whose ranks must hold the same rules) the
+ * build ends when it strikes, with no rules: pdt_ruleset_cut says so, and the
+ * fit's answer is the root's leaf, not called optimal. */
 pdt_status pdt_ruleset_build(pdt_ruleset **out, const pdt_dataset *ds, const char *families,
                              const pdt_rule_params *params, pdt_error *err);
+bool pdt_ruleset_cut(const pdt_ruleset *rs);
 void pdt_ruleset_free(pdt_ruleset **rs);
 size_t pdt_ruleset_size(const pdt_ruleset *rs);
 size_t pdt_ruleset_words(const pdt_ruleset *rs); /* 64-bit words per item bitset */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bitset.h"
+#include "clock_gate.h"
 #include "dataset_impl.h"
 #include "pdt_parallel.h"
 #include "rule_list.h"
@@ -23,7 +24,18 @@ struct pdt_ruleset {
     pdt_rule_list *lists[MAX_FAMILIES];
     void *states[MAX_FAMILIES];
     bool data_defined, region_by_items;
+    bool cut; /* the fit's time or stop flag ended the build: no rules */
 };
+
+bool pdt_rule_params_expired(const pdt_rule_params *params)
+{
+    if (!params) return false;
+    if (params->stop && *params->stop) return true;
+    if (!params->deadline.tv_sec && !params->deadline.tv_nsec) return false;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return pdt_time_reached(now, params->deadline);
+}
 
 static pdt_status check_class(const pdt_rule_class *cls, pdt_error *err)
 {
@@ -85,13 +97,27 @@ static pdt_status parse_families(pdt_ruleset *rs, const char *families, pdt_erro
     return PDT_OK;
 }
 
+/* The fit ran out of time while the rules were made: none is kept.  Its
+ * search then stops at once with the root's leaf; rules made in part would
+ * only cost the rest of the build (the defining-point table: 0.12 s on the
+ * 5 million conics made within a second on 40 points). */
+static void cut(pdt_ruleset *rs)
+{
+    for (size_t f = 0; f < rs->n_families; f++)
+        if (rs->lists[f]) rs->lists[f]->n = rs->lists[f]->def_len = 0;
+    rs->n = 0;
+    rs->cut = true;
+}
+
 static pdt_status generate_all(pdt_ruleset *rs, const pdt_rule_params *params, pdt_error *err)
 {
     rs->data_defined = rs->region_by_items = true;
     for (size_t f = 0; f < rs->n_families; f++) {
         const pdt_rule_class *cls = rs->classes[f];
         if (pdt_rule_list_new(&rs->lists[f])) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+        if (rs->cut) continue; /* (an empty list: the families after the cut make no rules) */
         pdt_status st = cls->generate(&rs->states[f], rs->lists[f], rs->ds, params, err);
+        if (!st && pdt_rule_params_expired(params)) cut(rs);
         if (st) return pdt_error_prefix(err, "rule plugin \"%s\": ", cls->name);
         if (cls->relation) {
             rs->data_defined = false;
@@ -109,14 +135,20 @@ static pdt_status generate_all(pdt_ruleset *rs, const pdt_rule_params *params, p
     return PDT_OK;
 }
 
+
 /* Side bitsets of the rules in blocks `part` mod `parts` (all of them: part
  * 0 of 1), zero elsewhere; the defining points of all. */
-static pdt_status sides_part(pdt_ruleset *rs, size_t part, size_t parts, pdt_error *err)
+static pdt_status sides_part(pdt_ruleset *rs, size_t part, size_t parts, const pdt_rule_params *params,
+                             pdt_error *err)
 {
     size_t g = 0, block = rs->n / (16 * parts) + 1;
     for (size_t f = 0; f < rs->n_families; f++) {
         const pdt_rule_class *cls = rs->classes[f];
         for (size_t r = 0; r < rs->lists[f]->n; r++, g++) {
+            if (params && g % 1024 == 0 && pdt_rule_params_expired(params)) {
+                cut(rs);
+                return PDT_OK;
+            }
             rs->family[g] = (uint16_t)f;
             rs->local[g] = (uint32_t)r;
             size_t n_def;
@@ -138,7 +170,7 @@ static pdt_status sides_part(pdt_ruleset *rs, size_t part, size_t parts, pdt_err
  * points this was 0.4 s of every rank's replicated start.  When a rank's
  * plugin fails, every rank computes them all again, so that rank 0 reports
  * the plugin's own message. */
-static pdt_status compute_sides(pdt_ruleset *rs, pdt_error *err)
+static pdt_status compute_sides(pdt_ruleset *rs, const pdt_rule_params *params, pdt_error *err)
 {
     rs->sides = calloc(rs->n ? rs->n * rs->words : 1, sizeof *rs->sides);
     rs->family = malloc((rs->n ? rs->n : 1) * sizeof *rs->family);
@@ -147,15 +179,15 @@ static pdt_status compute_sides(pdt_ruleset *rs, pdt_error *err)
     const pdt_distributor *d = pdt_distributor_get();
     pdt_status st;
     if (d && d->size > 1) {
-        st = sides_part(rs, (size_t)d->rank, (size_t)d->size, err);
+        st = sides_part(rs, (size_t)d->rank, (size_t)d->size, NULL, err);
         d->combine(d->user, rs->sides, rs->n * rs->words, PDT_COMBINE_OR);
         if (!d->agree(d->user, st == PDT_OK)) {
             memset(rs->sides, 0, rs->n * rs->words * sizeof *rs->sides);
-            st = sides_part(rs, 0, 1, err);
+            st = sides_part(rs, 0, 1, NULL, err);
             if (!st) st = pdt_error_set(err, PDT_EPLUGIN, "a rule plugin failed on another rank");
         }
     } else {
-        st = sides_part(rs, 0, 1, err);
+        st = sides_part(rs, 0, 1, params, err);
     }
     if (st) return st;
     uint64_t tail = (rs->ds->n & 63) ? ~((UINT64_C(1) << (rs->ds->n & 63)) - 1) : 0;
@@ -208,10 +240,13 @@ pdt_status pdt_ruleset_build(pdt_ruleset **out, const pdt_dataset *ds, const cha
     if (!rs) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     rs->ds = ds;
     rs->words = pdt_bits_words(ds->n);
-    pdt_rule_params none = {0};
+    pdt_rule_params none = {0}, p = params ? *params : none;
+    /* the ranks of an MPI job must hold the same rules: no rank stops early */
+    const pdt_distributor *d = pdt_distributor_get();
+    if (d && d->size > 1) p.deadline = none.deadline, p.stop = NULL;
     pdt_status st = parse_families(rs, families, err);
-    if (!st) st = generate_all(rs, params ? params : &none, err);
-    if (!st) st = compute_sides(rs, err);
+    if (!st) st = generate_all(rs, &p, err);
+    if (!st) st = compute_sides(rs, &p, err);
     if (!st) st = build_def_table(rs, err);
     if (st) {
         pdt_ruleset_free(&rs);
@@ -244,6 +279,7 @@ size_t pdt_ruleset_words(const pdt_ruleset *rs) { return rs->words; }
 const pdt_dataset *pdt_ruleset_dataset(const pdt_ruleset *rs) { return rs->ds; }
 bool pdt_ruleset_region_by_items(const pdt_ruleset *rs) { return rs->region_by_items; }
 bool pdt_ruleset_data_defined(const pdt_ruleset *rs) { return rs->data_defined; }
+bool pdt_ruleset_cut(const pdt_ruleset *rs) { return rs->cut; }
 
 const uint64_t *pdt_ruleset_sides(const pdt_ruleset *rs, size_t r) { return rs->sides + r * rs->words; }
 

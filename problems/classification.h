@@ -59,6 +59,9 @@ pdt_status cls_fit_perfect(pdt_model **out, const pdt_dataset *ds, const pdt_fit
 /* The checks every metric fit makes; *positive = the positive class. */
 /* A search's limits from a fit's options (size, depth, min-leaf, cache, time, stop). */
 void cls_search_opts(pdt_search_opts *so, const pdt_fit_options *opt);
+/* The rule plugins' options of a fit started at t0: its time limit as their deadline, its stop flag. */
+void cls_rule_params(pdt_rule_params *params, const pdt_fit_options *opt, const struct timespec *t0);
+double cls_seconds_since(const struct timespec *t0);
 /* The model's index of ruleset rule id, exported into the model when new
  * (rule_ids: the ruleset index of each model rule so far). */
 pdt_status cls_model_rule(pdt_model *m, uint32_t *rule_ids, const pdt_ruleset *rs, uint32_t id, int32_t *index,

@@ -53,6 +53,26 @@ typedef struct replay {
     pdt_error *err;
 } replay;
 
+double cls_seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
+}
+
+void cls_rule_params(pdt_rule_params *params, const pdt_fit_options *opt, const struct timespec *t0)
+{
+    *params = opt->rule_params;
+    params->stop = opt->stop;
+    params->deadline = (struct timespec){0};
+    if (opt->time_limit > 0) {
+        const double whole = (double)(time_t)opt->time_limit;
+        params->deadline.tv_sec = t0->tv_sec + (time_t)whole;
+        params->deadline.tv_nsec = t0->tv_nsec + (long)((opt->time_limit - whole) * 1e9);
+        if (params->deadline.tv_nsec >= 1000000000L) params->deadline.tv_sec++, params->deadline.tv_nsec -= 1000000000L;
+    }
+}
+
 void cls_search_opts(pdt_search_opts *so, const pdt_fit_options *opt)
 {
     pdt_search_opts_init(so);
@@ -177,8 +197,9 @@ static void report_cost(void *user, const pdt_progress *p)
     cp->fn(cp->user, &q);
 }
 
+/* The search over rs within the fit's time limit, of which `spent` seconds are gone. */
 static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_inst *ci,
-                             const uint64_t *all, const pdt_fit_options *opt, pdt_error *err)
+                             const uint64_t *all, const pdt_fit_options *opt, double spent, pdt_error *err)
 {
     size_t n_rules = pdt_ruleset_size(rs);
     uint32_t *rules = malloc((n_rules ? n_rules : 1) * sizeof *rules);
@@ -192,6 +213,8 @@ static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_
     so.progress = opt->progress;
     so.progress_user = opt->progress_user;
     so.threads = opt->threads;
+    if (opt->time_limit > 0) /* (what is left; none: it stops at once, its first tree the answer) */
+        so.time_limit = opt->time_limit > spent + 1e-9 ? opt->time_limit - spent : 1e-9;
     /* ties toward fewer nodes: values (cost, nodes) when the limits bound the size and the
      * values fit (not while tracing, which prints every value) */
     uint64_t most = opt->max_size;
@@ -350,8 +373,11 @@ pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     if (!all) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     pdt_bits_fill(all, pdt_dataset_rows(ds));
     st = cls_inst_init(&ci, ds, opt->class_weights, err);
-    if (!st) st = pdt_ruleset_build(&rs, ds, opt->rules, &opt->rule_params, err);
-    if (!st) st = run_search(&res, rs, &ci, all, opt, err);
+    pdt_rule_params params;
+    cls_rule_params(&params, opt, &t0);
+    if (!st) st = pdt_ruleset_build(&rs, ds, opt->rules, &params, err);
+    if (!st) st = run_search(&res, rs, &ci, all, opt, cls_seconds_since(&t0), err);
+    if (!st && pdt_ruleset_cut(rs)) res.optimal = false; /* the best over the rules made in time */
     if (!st) st = pdt_model_alloc(&m, err);
     if (!st) st = cls_describe_model(m, ds, opt, opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused", err);
     if (!st) st = make_model(m, rs, &ci, &res, all, err);

@@ -284,7 +284,11 @@ static pdt_status run_multiway(cls_front_fit *f, const pdt_dataset *ds, const pd
 static pdt_status run_generic(cls_front_fit *f, const pdt_dataset *ds, const pdt_fit_options *opt, pdt_error *err)
 {
     size_t n = pdt_dataset_rows(ds);
-    pdt_status st = pdt_ruleset_build(&f->rs, ds, opt->rules, &opt->rule_params, err);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pdt_rule_params params;
+    cls_rule_params(&params, opt, &t0);
+    pdt_status st = pdt_ruleset_build(&f->rs, ds, opt->rules, &params, err);
     size_t m = st ? 0 : pdt_ruleset_size(f->rs);
     if (!st) {
         f->all = calloc(pdt_bits_words(n) + 1, sizeof *f->all);
@@ -297,6 +301,10 @@ static pdt_status run_generic(cls_front_fit *f, const pdt_dataset *ds, const pdt
     pdt_node root = {f->all, (uint32_t)n, f->rules, (uint32_t)m, 0};
     pdt_search_opts so;
     cls_search_opts(&so, opt);
+    if (opt->time_limit > 0) { /* what the rules left */
+        const double spent = cls_seconds_since(&t0);
+        so.time_limit = opt->time_limit > spent + 1e-9 ? opt->time_limit - spent : 1e-9;
+    }
     return pdt_front_search_run(&f->fs, &classification_front, &f->c, f->rs, f->c.ci.words, &root, &so, err);
 }
 
@@ -308,13 +316,6 @@ static bool rung_wanted(const pdt_fit_options *opt)
     return opt->time_limit > 0 && deep;
 }
 
-static double since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
-}
-
 static const pdt_front *own_front(const cls_front_fit *f)
 {
     return f->dfs ? df_search_front(f->dfs) : pdt_front_search_front(f->fs);
@@ -322,6 +323,7 @@ static const pdt_front *own_front(const cls_front_fit *f)
 
 static bool own_complete(const cls_front_fit *f)
 {
+    if (f->rs && pdt_ruleset_cut(f->rs)) return false; /* the front of no rules */
     return f->dfs ? df_search_complete(f->dfs) : f->fs && pdt_front_search_complete(f->fs);
 }
 
@@ -336,7 +338,7 @@ static pdt_status search_with_rung(cls_front_fit *f, const pdt_dataset *ds, cons
     r.max_size = opt->max_size < 3 ? opt->max_size : 3;
     pdt_status st = cls_front_fit_run(&f->rung, ds, &r, err);
     if (!st && own_complete(f->rung)) {
-        o.time_limit = opt->time_limit - since(&t0);
+        o.time_limit = opt->time_limit - cls_seconds_since(&t0);
         if (o.time_limit < 1e-9) o.time_limit = 1e-9; /* stops at once: the rung is the answer */
         st = multiway(opt) ? run_multiway(f, ds, &o, err) : run_generic(f, ds, &o, err);
     }

@@ -16,7 +16,7 @@ PyObject *py_count(PyObject *self, PyObject *args, PyObject *kw)
     Py_ssize_t n, d;
     const char *rules;
     unsigned size, min_leaf = 0, degree = 0;
-    pdt_rule_params params = {0, NULL};
+    pdt_rule_params params = {0};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OnnOsI|IIz", keys, &x, &n, &d, &features, &rules, &size,
                                      &min_leaf, &degree, &params.options))
         return NULL;

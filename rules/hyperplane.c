@@ -95,7 +95,6 @@ static pdt_status hp_add_tuple(pdt_rule_list *out, const pdt_dataset *ds, const 
 static pdt_status hp_generate(void **state, pdt_rule_list *out, const pdt_dataset *ds,
                               const pdt_rule_params *params, pdt_error *err)
 {
-    (void)params;
     size_t n = pdt_dataset_rows(ds), d = pdt_dataset_dims(ds);
     if (d < 1 || d > PDT_DET_MAX - 1)
         return pdt_error_set(err, PDT_EINVAL, "hyperplanes need 1 to %d features, the data has %zu",
@@ -123,10 +122,11 @@ static pdt_status hp_generate(void **state, pdt_rule_list *out, const pdt_datase
     if (n < d) return PDT_OK;
     uint32_t t[PDT_DET_MAX];
     for (size_t k = 0; k < d; k++) t[k] = (uint32_t)k;
-    for (;;) {
+    for (uint64_t tuples = 1;; tuples++) {
         pdt_status s = hp_add_tuple(out, ds, t, d, st, err);
         if (s) return s;
         if (!pdt_comb_next(t, d, n)) return PDT_OK;
+        if (tuples % 4096 == 0 && pdt_rule_params_expired(params)) return PDT_OK; /* the fit's time is up */
     }
 }
 

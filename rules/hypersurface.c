@@ -69,11 +69,12 @@ static pdt_status hs_generate(void **state, pdt_rule_list *out, const pdt_datase
     if (n < G) return PDT_OK;
     uint32_t t[HS_MAX_LIFTED];
     for (size_t k = 0; k < G; k++) t[k] = (uint32_t)k;
-    for (;;) {
+    for (uint64_t tuples = 1;; tuples++) {
         if (hs_data_tuple(&st->e, &st->hd, t))
             for (int64_t mask = 0; mask < (INT64_C(1) << G); mask++)
                 if (pdt_rule_list_add(out, mask, t, G)) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
         if (!pdt_comb_next(t, G, n)) return PDT_OK;
+        if (tuples % 4096 == 0 && pdt_rule_params_expired(params)) return PDT_OK; /* the fit's time is up */
     }
 }
 

@@ -124,7 +124,7 @@ static bool check_case(const oracle_case *c, totals *tot)
     if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "oracle.csv", NULL, &err))
         fail_msg("seed %#llx: %s", (unsigned long long)c->seed, err.message);
     pdt_ruleset *rs = NULL;
-    pdt_rule_params params = {0, NULL};
+    pdt_rule_params params = {0};
     if (pdt_ruleset_build(&rs, ds, c->rules, &params, &err))
         fail_msg("seed %#llx: %s", (unsigned long long)c->seed, err.message);
     /* classes are sorted by name; the positive class is the data's second */

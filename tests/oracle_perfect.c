@@ -473,7 +473,7 @@ static bool spec_table(oracle_check_ctx *x, table *t, const instance *in, const 
 {
     const oracle_case *c = &in->c;
     pdt_ruleset *rs = NULL;
-    pdt_rule_params params = {0, NULL};
+    pdt_rule_params params = {0};
     pdt_error err;
     pdt_error_clear(&err);
     if (pdt_ruleset_build(&rs, ds, c->rules, &params, &err))

@@ -65,7 +65,7 @@ static int64_t spec_optimum(const pdt_dataset *ds, const example *e, const int64
 {
     pdt_ruleset *rs = NULL;
     pdt_error err;
-    pdt_rule_params params = {0, NULL};
+    pdt_rule_params params = {0};
     if (pdt_ruleset_build(&rs, ds, e->rules, &params, &err)) fail_msg("%s", err.message);
     size_t n = pdt_dataset_rows(ds), m = pdt_ruleset_size(rs);
     spec_problem p;

@@ -25,7 +25,7 @@ static pdt_ruleset *rules(const pdt_dataset *ds, const char *family, unsigned de
     pdt_ruleset *rs = NULL;
     pdt_error err;
     pdt_error_clear(&err);
-    pdt_rule_params params = {degree, NULL};
+    pdt_rule_params params = {.degree = degree};
     if (pdt_ruleset_build(&rs, ds, family, &params, &err)) fail_msg("%s", err.message);
     return rs;
 }
@@ -83,7 +83,7 @@ static void test_hypersurface_bad_degree(void **state)
     pdt_dataset *ds = csv("x,y,c\n0,0,a\n1,0,b\n");
     pdt_ruleset *rs = NULL;
     pdt_error err;
-    pdt_rule_params one = {1, NULL}, four = {4, NULL};
+    pdt_rule_params one = {.degree = 1}, four = {.degree = 4};
     assert_int_equal(pdt_ruleset_build(&rs, ds, "hypersurface", &one, &err), PDT_EINVAL);
     assert_non_null(strstr(err.message, "degree 2 or more"));
     assert_int_equal(pdt_ruleset_build(&rs, ds, "hypersurface", &four, &err), PDT_EINVAL);

@@ -39,7 +39,7 @@ size_t oracle_rule_count(const oracle_case *c)
     pdt_error_clear(&err);
     pdt_dataset *ds = load(csv, &err);
     pdt_ruleset *rs = NULL;
-    pdt_rule_params params = {0, NULL};
+    pdt_rule_params params = {0};
     if (!ds || pdt_ruleset_build(&rs, ds, c->rules, &params, &err))
         fail_msg("oracle instance (seed %#llx): %s\n%s", (unsigned long long)c->seed, err.message,
                  csv);
@@ -179,7 +179,7 @@ static void check_counts(oracle_check_ctx *x, const pdt_dataset *ds, const spec_
                          size_t m)
 {
     const oracle_case *c = x->c;
-    pdt_rule_params params = {0, NULL};
+    pdt_rule_params params = {0};
     for (uint32_t k = 0; k <= c->k; k++) {
         pdt_count_report rep;
         pdt_count_report_init(&rep);
@@ -262,7 +262,7 @@ bool oracle_check(const oracle_case *c, oracle_stats *stats)
     pdt_error_clear(&err);
     pdt_dataset *ds = load(csv, &err);
     pdt_ruleset *rs = NULL;
-    pdt_rule_params params = {0, NULL};
+    pdt_rule_params params = {0};
     if (!ds)
         oracle_fail(&x, "the CSV text does not load: %s", err.message);
     else if (pdt_ruleset_build(&rs, ds, c->rules, &params, &err))
