@@ -223,6 +223,7 @@ typedef struct pdt_rule_params {
      * (its time is up) and answers the root's leaf, not called optimal. */
     struct timespec deadline; /* CLOCK_MONOTONIC; tv_sec = tv_nsec = 0: none */
     const volatile sig_atomic_t *stop;
+    unsigned threads; /* for the side bitsets of families with sides_range (0 or 1: one) */
 } pdt_rule_params;
 
 /* True when the fit that asked for the rules is out of time or told to stop. */

@@ -1,5 +1,6 @@
 /* The candidate rules of one or more families on a dataset, with side
  * bitsets and defining points precomputed once for the splitter. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,19 +137,12 @@ static pdt_status generate_all(pdt_ruleset *rs, const pdt_rule_params *params, p
 }
 
 
-/* Side bitsets of the rules in blocks `part` mod `parts` (all of them: part
- * 0 of 1), zero elsewhere; the defining points of all. */
-static pdt_status sides_part(pdt_ruleset *rs, size_t part, size_t parts, const pdt_rule_params *params,
-                             pdt_error *err)
+/* Each rule's family and index in it, and its defining points checked. */
+static pdt_status index_rules(pdt_ruleset *rs, pdt_error *err)
 {
-    size_t g = 0, block = rs->n / (16 * parts) + 1;
-    for (size_t f = 0; f < rs->n_families; f++) {
-        const pdt_rule_class *cls = rs->classes[f];
+    size_t g = 0;
+    for (size_t f = 0; f < rs->n_families; f++)
         for (size_t r = 0; r < rs->lists[f]->n; r++, g++) {
-            if (params && g % 1024 == 0 && pdt_rule_params_expired(params)) {
-                cut(rs);
-                return PDT_OK;
-            }
             rs->family[g] = (uint16_t)f;
             rs->local[g] = (uint32_t)r;
             size_t n_def;
@@ -156,13 +150,85 @@ static pdt_status sides_part(pdt_ruleset *rs, size_t part, size_t parts, const p
             for (size_t k = 0; k < n_def; k++)
                 if (def[k] >= rs->ds->n)
                     return pdt_error_set(err, PDT_EPLUGIN, "rule plugin \"%s\": rule %zu has defining "
-                                         "point %u of %zu items", cls->name, r, def[k], rs->ds->n);
-            if ((g / block) % parts != part) continue;
-            pdt_status st = cls->sides(rs->sides + g * rs->words, rs->states[f], rs->lists[f], r, rs->ds, err);
-            if (st) return pdt_error_prefix(err, "rule plugin \"%s\": ", cls->name);
+                                         "point %u of %zu items", rs->classes[f]->name, r, def[k], rs->ds->n);
         }
+    return PDT_OK;
+}
+
+/* Side bitsets of the rules in blocks `part` mod `parts` (all of them: part
+ * 0 of 1), zero elsewhere. */
+static pdt_status sides_part(pdt_ruleset *rs, size_t part, size_t parts, const pdt_rule_params *params,
+                             pdt_error *err)
+{
+    size_t block = rs->n / (16 * parts) + 1;
+    for (size_t g = 0; g < rs->n; g++) {
+        if (params && g % 1024 == 0 && pdt_rule_params_expired(params)) {
+            cut(rs);
+            return PDT_OK;
+        }
+        if ((g / block) % parts != part) continue;
+        const size_t f = rs->family[g];
+        const pdt_rule_class *cls = rs->classes[f];
+        pdt_status st = cls->sides(rs->sides + g * rs->words, rs->states[f], rs->lists[f], rs->local[g], rs->ds, err);
+        if (st) return pdt_error_prefix(err, "rule plugin \"%s\": ", cls->name);
     }
     return PDT_OK;
+}
+
+/* The side bitsets on threads (every family has sides_range): blocks of
+ * SIDES_BLOCK rules handed out in turn, a block's rules of one family given
+ * to its sides_range at once.  The bits do not depend on the threads; of
+ * several failing blocks, the first one's message is reported. */
+#define SIDES_BLOCK 2048u
+
+static pdt_status sides_threads(pdt_ruleset *rs, const pdt_rule_params *params, unsigned threads, pdt_error *err)
+{
+    const size_t n_blocks = (rs->n + SIDES_BLOCK - 1) / SIDES_BLOCK;
+    atomic_bool halt = false, expired = false;
+    size_t failed = SIZE_MAX;
+    pdt_error first = {0};
+    const char *failed_name = NULL;
+    pdt_work work;
+    pdt_work_begin(&work, NULL, n_blocks, 1);
+#pragma omp parallel num_threads(threads)
+    for (uint64_t b, stop; !atomic_load_explicit(&halt, memory_order_relaxed) && pdt_work_next(&work, &b, &stop);) {
+        if (pdt_rule_params_expired(params)) {
+            atomic_store(&expired, true);
+            atomic_store(&halt, true);
+            break;
+        }
+        const size_t end = (b + 1) * SIDES_BLOCK < rs->n ? (b + 1) * SIDES_BLOCK : rs->n;
+        for (size_t g = b * SIDES_BLOCK; g < end;) {
+            const size_t f = rs->family[g], r = rs->local[g], left = rs->lists[f]->n - r;
+            const size_t run = end - g < left ? end - g : left;
+            pdt_error e;
+            pdt_status st = rs->classes[f]->sides_range(rs->sides + g * rs->words, rs->states[f], rs->lists[f], r,
+                                                        r + run, rs->ds, &e);
+            if (st) {
+                e.status = st;
+#pragma omp critical(pdt_ruleset_sides)
+                if (b < failed) failed = b, first = e, failed_name = rs->classes[f]->name;
+                atomic_store(&halt, true);
+                break;
+            }
+            g += run;
+        }
+    }
+    if (failed != SIZE_MAX) {
+        if (!err) return first.status;
+        *err = first;
+        return pdt_error_prefix(err, "rule plugin \"%s\": ", failed_name);
+    }
+    if (atomic_load(&expired)) cut(rs);
+    return PDT_OK;
+}
+
+/* Whether every family that made rules can make their sides on threads. */
+static bool ranged(const pdt_ruleset *rs)
+{
+    for (size_t f = 0; f < rs->n_families; f++)
+        if (rs->lists[f]->n && !rs->classes[f]->sides_range) return false;
+    return true;
 }
 
 /* The side bitsets.  In an MPI job (framework/pdt_parallel.h) each rank
@@ -177,7 +243,8 @@ static pdt_status compute_sides(pdt_ruleset *rs, const pdt_rule_params *params, 
     rs->local = malloc((rs->n ? rs->n : 1) * sizeof *rs->local);
     if (!rs->sides || !rs->family || !rs->local) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     const pdt_distributor *d = pdt_distributor_get();
-    pdt_status st;
+    pdt_status st = index_rules(rs, err);
+    if (st) return st;
     if (d && d->size > 1) {
         st = sides_part(rs, (size_t)d->rank, (size_t)d->size, NULL, err);
         d->combine(d->user, rs->sides, rs->n * rs->words, PDT_COMBINE_OR);
@@ -186,6 +253,8 @@ static pdt_status compute_sides(pdt_ruleset *rs, const pdt_rule_params *params, 
             st = sides_part(rs, 0, 1, NULL, err);
             if (!st) st = pdt_error_set(err, PDT_EPLUGIN, "a rule plugin failed on another rank");
         }
+    } else if (params->threads > 1 && rs->n > SIDES_BLOCK && ranged(rs)) {
+        st = sides_threads(rs, params, params->threads, err);
     } else {
         st = sides_part(rs, 0, 1, params, err);
     }

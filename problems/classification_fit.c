@@ -6,6 +6,7 @@
 
 #include "bitset.h"
 #include "classification.h"
+#include "pdt_parallel.h"
 #include "front.h"
 
 void pdt_fit_options_init(pdt_fit_options *opt)
@@ -64,6 +65,7 @@ void cls_rule_params(pdt_rule_params *params, const pdt_fit_options *opt, const 
 {
     *params = opt->rule_params;
     params->stop = opt->stop;
+    params->threads = pdt_threads_resolve(opt->threads);
     params->deadline = (struct timespec){0};
     if (opt->time_limit > 0) {
         const double whole = (double)(time_t)opt->time_limit;

@@ -19,12 +19,19 @@
 #define HP_ULPS 2 /* dataset doubles are within one ulp (2^-52 relative) of the exact value */
 #define HP_MAX_RULES (UINT64_C(1) << 26) /* candidates the list may hold: a few GB */
 
+/* The orientation of every row against the last tuple asked for: the 2^d
+ * candidates of a tuple come one after the other. */
+typedef struct hp_signs {
+    uint32_t tuple[PDT_DET_MAX];
+    bool cached;
+    int8_t *sign; /* n */
+    pdt_geom_stats stats;
+} hp_signs;
+
 typedef struct hp_state {
     size_t n, d;
     double *x; /* n*d filter inputs: the dataset's doubles, NaN where out of range */
-    uint32_t tuple[PDT_DET_MAX];
-    bool cached;
-    int8_t *sign; /* orientation sign of every row for the cached tuple */
+    hp_signs signs; /* the sides slot's (sides_range keeps its own) */
     pdt_geom_stats stats;
 } hp_state;
 
@@ -44,7 +51,7 @@ static void hp_destroy(void *state)
 {
     hp_state *st = state;
     if (!st) return;
-    free(st->sign);
+    free(st->signs.sign);
     free(st->x);
     free(st);
 }
@@ -108,10 +115,10 @@ static pdt_status hp_generate(void **state, pdt_rule_list *out, const pdt_datase
     }
     hp_state *st = calloc(1, sizeof *st);
     if (st) {
-        st->sign = malloc(n ? n : 1);
+        st->signs.sign = malloc(n ? n : 1);
         st->x = malloc((n * d + 1) * sizeof *st->x);
     }
-    if (!st || !st->sign || !st->x) {
+    if (!st || !st->signs.sign || !st->x) {
         hp_destroy(st);
         return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     }
@@ -130,11 +137,11 @@ static pdt_status hp_generate(void **state, pdt_rule_list *out, const pdt_datase
     }
 }
 
-static void hp_cache_signs(hp_state *st, const pdt_dataset *ds, const uint32_t *def)
+static void hp_cache_signs(const hp_state *st, hp_signs *sc, const pdt_dataset *ds, const uint32_t *def)
 {
-    if (st->cached && memcmp(st->tuple, def, st->d * sizeof *def) == 0) return;
-    memcpy(st->tuple, def, st->d * sizeof *def);
-    st->cached = true;
+    if (sc->cached && memcmp(sc->tuple, def, st->d * sizeof *def) == 0) return;
+    memcpy(sc->tuple, def, st->d * sizeof *def);
+    sc->cached = true;
     uint32_t rows[PDT_DET_MAX + 1];
     const double *pts[PDT_DET_MAX + 1];
     memcpy(rows, def, st->d * sizeof *def);
@@ -143,7 +150,7 @@ static void hp_cache_signs(hp_state *st, const pdt_dataset *ds, const uint32_t *
     for (size_t i = 0; i < st->n; i++) {
         rows[st->d] = (uint32_t)i;
         pts[st->d] = st->x + i * st->d;
-        st->sign[i] = (int8_t)pdt_orient(st->d, pts, HP_ULPS, hp_entry_rows, &ctx, &st->stats);
+        sc->sign[i] = (int8_t)pdt_orient(st->d, pts, HP_ULPS, hp_entry_rows, &ctx, &sc->stats);
     }
 }
 
@@ -155,14 +162,13 @@ static void hp_assignment(int *s, int64_t mask, size_t d)
 
 extern const pdt_rule_class pdt_rule_class_hyperplane;
 
-static pdt_status hp_sides(uint64_t *left, void *state, const pdt_rule_list *list, size_t r,
-                           const pdt_dataset *ds, pdt_error *err)
+static pdt_status hp_side(uint64_t *left, const hp_state *st, hp_signs *sc, const pdt_rule_list *list, size_t r,
+                          const pdt_dataset *ds, pdt_error *err)
 {
-    hp_state *st = state;
     size_t n_def;
     const uint32_t *def = pdt_rule_list_def(list, r, &n_def);
     int64_t mask = pdt_rule_list_tag(list, r);
-    hp_cache_signs(st, ds, def);
+    hp_cache_signs(st, sc, ds, def);
     int s[PDT_DET_MAX];
     hp_assignment(s, mask, st->d);
     uint32_t rows[PDT_DET_MAX + 1];
@@ -170,7 +176,7 @@ static pdt_status hp_sides(uint64_t *left, void *state, const pdt_rule_list *lis
     hp_rows ctx = {ds, rows};
     pdt_bits_clear(left, pdt_bits_words(st->n));
     for (size_t i = 0; i < st->n; i++) {
-        int sg = st->sign[i];
+        int sg = sc->sign[i];
         if (sg == 0) { /* on the hyperplane: placed by the assignment */
             size_t k = 0;
             while (k < st->d && def[k] != i) k++;
@@ -186,6 +192,27 @@ static pdt_status hp_sides(uint64_t *left, void *state, const pdt_rule_list *lis
         if (sg < 0) pdt_bit_set(left, i);
     }
     return PDT_OK;
+}
+
+static pdt_status hp_sides(uint64_t *left, void *state, const pdt_rule_list *list, size_t r,
+                           const pdt_dataset *ds, pdt_error *err)
+{
+    hp_state *st = state;
+    return hp_side(left, st, &st->signs, list, r, ds, err);
+}
+
+/* Candidates from .. to - 1, with signs of its own: threads may share st. */
+static pdt_status hp_sides_range(uint64_t *left, void *state, const pdt_rule_list *list, size_t from, size_t to,
+                                 const pdt_dataset *ds, pdt_error *err)
+{
+    const hp_state *st = state;
+    hp_signs sc = {.sign = malloc(st->n ? st->n : 1)};
+    if (!sc.sign) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    const size_t words = pdt_bits_words(st->n);
+    pdt_status s = PDT_OK;
+    for (size_t r = from; r < to && !s; r++) s = hp_side(left + (r - from) * words, st, &sc, list, r, ds, err);
+    free(sc.sign);
+    return s;
 }
 
 /* ---- the standalone rule: ints = {mask, D}, rats = the D defining points (row-major) */
@@ -283,6 +310,7 @@ PDT_DEFINE_RULE(hyperplane) = {
     .description = "hyperplanes through D data points, each side assignment of the points (C(N,D)·2^D rules)",
     .flags = PDT_EXACT | PDT_DATA_DEFINED,
     .generate = hp_generate,
+    .sides_range = hp_sides_range,
     .sides = hp_sides,
     .export_rule = hp_export,
     .classify = hp_classify,

@@ -14,12 +14,19 @@
 
 #define HS_MAX_RULES (UINT64_C(1) << 26) /* candidates the explicit list may hold */
 
-typedef struct hs_state {
-    hs_data hd;
+/* The orientation of every row against the last tuple asked for: the 2^G
+ * candidates of a tuple come one after the other. */
+typedef struct hs_signs {
     hs_eval e;
     uint32_t tuple[HS_MAX_LIFTED];
     bool cached;
-    int8_t *sign; /* orientation of every row against the cached tuple */
+    int8_t *sign; /* n */
+} hs_signs;
+
+typedef struct hs_state {
+    hs_data hd;
+    hs_eval e;      /* generate's */
+    hs_signs signs; /* the sides slot's (sides_range keeps its own) */
 } hs_state;
 
 static void hs_destroy(void *state)
@@ -27,7 +34,7 @@ static void hs_destroy(void *state)
     hs_state *st = state;
     if (!st) return;
     hs_data_clear(&st->hd);
-    free(st->sign);
+    free(st->signs.sign);
     free(st);
 }
 
@@ -44,12 +51,13 @@ static pdt_status hs_state_new(hs_state **out, const pdt_dataset *ds, const pdt_
     hs_state *st = calloc(1, sizeof *st);
     if (!st) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     pdt_status s = hs_data_init(&st->hd, ds, params ? params->degree : 0, err);
-    if (!s && !(st->sign = malloc(pdt_dataset_rows(ds) + 1))) s = pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    if (!s && !(st->signs.sign = malloc(pdt_dataset_rows(ds) + 1))) s = pdt_error_set(err, PDT_ENOMEM, "out of memory");
     if (s) {
         hs_destroy(st);
         return s;
     }
     hs_eval_init(&st->e, &st->hd.L);
+    hs_eval_init(&st->signs.e, &st->hd.L);
     *out = st;
     return PDT_OK;
 }
@@ -79,18 +87,40 @@ static pdt_status hs_generate(void **state, pdt_rule_list *out, const pdt_datase
 }
 
 /* Orientation of every row against the tuple (defining rows: 0 by construction). */
-static void hs_cache_signs(hs_state *st, const uint32_t *def)
+static void hs_cache_signs(const hs_data *hd, hs_signs *sc, const uint32_t *def)
 {
-    const hs_data *hd = &st->hd;
     size_t G = hd->L.G;
-    if (st->cached && memcmp(st->tuple, def, G * sizeof *def) == 0) return;
-    memcpy(st->tuple, def, G * sizeof *def);
-    st->cached = true;
-    hs_data_tuple(&st->e, hd, def);
-    memset(st->sign, 1, hd->n);
-    for (size_t k = 0; k < G; k++) st->sign[def[k]] = 0;
+    if (sc->cached && memcmp(sc->tuple, def, G * sizeof *def) == 0) return;
+    memcpy(sc->tuple, def, G * sizeof *def);
+    sc->cached = true;
+    hs_data_tuple(&sc->e, hd, def);
+    memset(sc->sign, 1, hd->n);
+    for (size_t k = 0; k < G; k++) sc->sign[def[k]] = 0;
     for (size_t i = 0; i < hd->n; i++)
-        if (st->sign[i]) st->sign[i] = (int8_t)hs_eval_sign(&st->e, hs_data_point(hd, i), hs_data_row(hd, i));
+        if (sc->sign[i]) sc->sign[i] = (int8_t)hs_eval_sign(&sc->e, hs_data_point(hd, i), hs_data_row(hd, i));
+}
+
+static pdt_status hs_side(uint64_t *left, const hs_data *hd, hs_signs *sc, const pdt_rule_list *list, size_t r,
+                          pdt_error *err)
+{
+    size_t n_def, G = hd->L.G;
+    const uint32_t *def = pdt_rule_list_def(list, r, &n_def);
+    int64_t mask = pdt_rule_list_tag(list, r);
+    hs_cache_signs(hd, sc, def);
+    pdt_bits_clear(left, pdt_bits_words(hd->n));
+    for (size_t i = 0; i < hd->n; i++) {
+        int sg = sc->sign[i];
+        if (sg == 2) return pdt_error_set(err, PDT_EINTERNAL, "orientation of row %zu failed", i);
+        if (sg == 0) {
+            size_t k = 0;
+            while (k < G && def[k] != i) k++;
+            if (k < G) sg = (mask >> k) & 1 ? -1 : 1; /* a defining point: its assignment */
+            else sg = hs_eval_on_surface(&sc->e, hs_data_point(hd, i), mask);
+            if (sg == 2) return pdt_error_set(err, PDT_EINTERNAL, "row %zu on a degenerate hypersurface", i);
+        }
+        if (sg < 0) pdt_bit_set(left, i);
+    }
+    return PDT_OK;
 }
 
 static pdt_status hs_sides(uint64_t *left, void *state, const pdt_rule_list *list, size_t r,
@@ -98,25 +128,24 @@ static pdt_status hs_sides(uint64_t *left, void *state, const pdt_rule_list *lis
 {
     (void)ds;
     hs_state *st = state;
+    return hs_side(left, &st->hd, &st->signs, list, r, err);
+}
+
+/* Candidates from .. to - 1, with signs of its own: threads may share st. */
+static pdt_status hs_sides_range(uint64_t *left, void *state, const pdt_rule_list *list, size_t from, size_t to,
+                                 const pdt_dataset *ds, pdt_error *err)
+{
+    (void)ds;
+    const hs_state *st = state;
     const hs_data *hd = &st->hd;
-    size_t n_def, G = hd->L.G;
-    const uint32_t *def = pdt_rule_list_def(list, r, &n_def);
-    int64_t mask = pdt_rule_list_tag(list, r);
-    hs_cache_signs(st, def);
-    pdt_bits_clear(left, pdt_bits_words(hd->n));
-    for (size_t i = 0; i < hd->n; i++) {
-        int sg = st->sign[i];
-        if (sg == 2) return pdt_error_set(err, PDT_EINTERNAL, "orientation of row %zu failed", i);
-        if (sg == 0) {
-            size_t k = 0;
-            while (k < G && def[k] != i) k++;
-            if (k < G) sg = (mask >> k) & 1 ? -1 : 1; /* a defining point: its assignment */
-            else sg = hs_eval_on_surface(&st->e, hs_data_point(hd, i), mask);
-            if (sg == 2) return pdt_error_set(err, PDT_EINTERNAL, "row %zu on a degenerate hypersurface", i);
-        }
-        if (sg < 0) pdt_bit_set(left, i);
-    }
-    return PDT_OK;
+    hs_signs sc = {.sign = malloc(hd->n + 1)};
+    if (!sc.sign) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
+    hs_eval_init(&sc.e, &hd->L);
+    const size_t words = pdt_bits_words(hd->n);
+    pdt_status s = PDT_OK;
+    for (size_t r = from; r < to && !s; r++) s = hs_side(left + (r - from) * words, hd, &sc, list, r, err);
+    free(sc.sign);
+    return s;
 }
 
 /* ---- the standalone rule: ints = {mask, D, g}, rats = the G defining points */
@@ -244,6 +273,7 @@ PDT_DEFINE_RULE(hypersurface) = {
                    "data points, each side assignment (C(N,G)·2^G rules)",
     .flags = PDT_EXACT | PDT_DATA_DEFINED,
     .generate = hs_generate,
+    .sides_range = hs_sides_range,
     .sides = hs_sides,
     .export_rule = hs_export,
     .classify = hs_classify,

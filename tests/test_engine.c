@@ -169,10 +169,45 @@ static void test_engine_rules_cut(void **state)
     pdt_dataset_free(&ds);
 }
 
+/* The side bitsets made on threads (sides_range) are those made one by one:
+ * hyperplanes on 200 points (79 600 rules, 39 blocks), conics on 16 points
+ * (139 776 rules), and hyperplanes with axis thresholds (axis has no
+ * sides_range: one thread makes them all). */
+static void test_engine_sides_threads(void **state)
+{
+    (void)state;
+    pdt_dataset *ds = grid(200, 13), *small = grid(16, 14);
+    const struct {
+        pdt_dataset *ds;
+        const char *rules;
+    } cases[] = {{ds, "hyperplane"}, {small, "hypersurface"}, {ds, "hyperplane,axis"}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        pdt_ruleset *one = NULL, *two = NULL;
+        pdt_error err;
+        pdt_rule_params p1 = {.threads = 1}, p2 = {.threads = 2};
+        assert_int_equal(pdt_ruleset_build(&one, cases[c].ds, cases[c].rules, &p1, &err), PDT_OK);
+        assert_int_equal(pdt_ruleset_build(&two, cases[c].ds, cases[c].rules, &p2, &err), PDT_OK);
+        const size_t n = pdt_ruleset_size(one), words = pdt_ruleset_words(one);
+        assert_int_equal(pdt_ruleset_size(two), n);
+        assert_true(n > 2 * 2048);
+        size_t left = 0;
+        for (size_t r = 0; r < n; r++) {
+            assert_memory_equal(pdt_ruleset_sides(one, r), pdt_ruleset_sides(two, r), words * sizeof(uint64_t));
+            left += pdt_ruleset_sides(two, r)[0] & 1;
+        }
+        assert_true(left > 0 && left < n); /* (not all empty or all full) */
+        pdt_ruleset_free(&one);
+        pdt_ruleset_free(&two);
+    }
+    pdt_dataset_free(&ds);
+    pdt_dataset_free(&small);
+}
+
 /* A time limit that strikes while the candidate rules are made (hyperplanes
  * on 800 points: 1.3 million rules, seconds to make): the answer is the
  * root's leaf, not proven, stopped by the time limit — for the plain fit and
- * for a metric's front, which would call the front of no rules complete.
+ * for a metric's front, which would call the front of no rules complete;
+ * on one thread and on two (the side bitsets made on both).
  * (Until 2026-11-27 the rules were made before the clock started, and the
  * fit then ran its search's first 1 024 subproblems: 25 s for a 1 s limit
  * on 1 000 points.) */
@@ -185,9 +220,10 @@ static void test_engine_time_limit_in_rules(void **state)
     o.rules = "hyperplane";
     o.max_size = 2;
     o.time_limit = 0.05;
-    o.threads = 1;
-    for (int metric = 0; metric < 2; metric++) {
+    for (int run = 0; run < 4; run++) { /* accuracy, F1; one thread, two (sides_range) */
+        const int metric = run & 1;
         o.metric = metric ? PDT_METRIC_F1 : PDT_METRIC_ACCURACY;
+        o.threads = run < 2 ? 1 : 2;
         pdt_model *m = NULL;
         pdt_error err;
         assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
@@ -335,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_engine_count_duplicates),
         cmocka_unit_test(test_engine_time_limit),
         cmocka_unit_test(test_engine_rules_cut),
+        cmocka_unit_test(test_engine_sides_threads),
         cmocka_unit_test(test_engine_time_limit_in_rules),
         cmocka_unit_test(test_engine_trace),
         cmocka_unit_test(test_engine_cache_sizes),
