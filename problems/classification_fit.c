@@ -381,7 +381,11 @@ pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     if (!st) st = run_search(&res, rs, &ci, all, opt, cls_seconds_since(&t0), err);
     if (!st && pdt_ruleset_cut(rs)) res.optimal = false; /* the best over the rules made in time */
     if (!st) st = pdt_model_alloc(&m, err);
-    if (!st) st = cls_describe_model(m, ds, opt, opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused", err);
+    const char *engine = opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused";
+    if (!st && pdt_ruleset_cut(rs)) /* (the answer is the root's leaf: say why) */
+        engine = opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations (stopped while making the candidate rules)"
+                                                        : "fused (stopped while making the candidate rules)";
+    if (!st) st = cls_describe_model(m, ds, opt, engine, err);
     if (!st) st = make_model(m, rs, &ci, &res, all, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!st) {

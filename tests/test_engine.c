@@ -231,7 +231,13 @@ static void test_engine_time_limit_in_rules(void **state)
         assert_non_null(pdt_model_stopped_by(m));
         assert_string_equal(pdt_model_stopped_by(m), PDT_STOP_TIME);
         assert_int_equal(pdt_model_size(m), 0);
-        if (!metric) assert_int_equal(objective_of(m), training_errors(m, ds));
+        if (!metric) {
+            assert_int_equal(objective_of(m), training_errors(m, ds));
+            char *doc = pdt_model_json_text(m, &err); /* the document says why the tree is a leaf */
+            assert_non_null(doc);
+            assert_non_null(strstr(doc, "\"engine\": \"fused (stopped while making the candidate rules)\""));
+            free(doc);
+        }
         pdt_model_free(&m);
     }
     pdt_dataset_free(&ds);
