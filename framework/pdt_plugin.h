@@ -244,9 +244,10 @@ const char *pdt_problem_class_origin(const pdt_problem_class *cls);
 typedef struct pdt_ruleset pdt_ruleset;
 
 /* families: "axis" or a comma list "axis,hyperplane".  With a deadline or stop
- * flag in params (not in an MPI job, whose ranks must hold the same rules) the
- * build ends when it strikes, with no rules: pdt_ruleset_cut says so, and the
- * fit's answer is the root's leaf, not called optimal. */
+ * flag in params the build ends when it strikes, with no rules (in an MPI job
+ * the ranks agree on it, once their plugins have made every rule):
+ * pdt_ruleset_cut says so, and the fit's answer is the root's leaf, not
+ * called optimal. */
 pdt_status pdt_ruleset_build(pdt_ruleset **out, const pdt_dataset *ds, const char *families,
                              const pdt_rule_params *params, pdt_error *err);
 bool pdt_ruleset_cut(const pdt_ruleset *rs);

@@ -156,14 +156,14 @@ static pdt_status index_rules(pdt_ruleset *rs, pdt_error *err)
 }
 
 /* Side bitsets of the rules in blocks `part` mod `parts` (all of them: part
- * 0 of 1), zero elsewhere. */
+ * 0 of 1), zero elsewhere; *expired when params's time ran out first. */
 static pdt_status sides_part(pdt_ruleset *rs, size_t part, size_t parts, const pdt_rule_params *params,
-                             pdt_error *err)
+                             bool *expired, pdt_error *err)
 {
     size_t block = rs->n / (16 * parts) + 1;
     for (size_t g = 0; g < rs->n; g++) {
         if (params && g % 1024 == 0 && pdt_rule_params_expired(params)) {
-            cut(rs);
+            *expired = true;
             return PDT_OK;
         }
         if ((g / block) % parts != part) continue;
@@ -245,18 +245,22 @@ static pdt_status compute_sides(pdt_ruleset *rs, const pdt_rule_params *params, 
     const pdt_distributor *d = pdt_distributor_get();
     pdt_status st = index_rules(rs, err);
     if (st) return st;
-    if (d && d->size > 1) {
-        st = sides_part(rs, (size_t)d->rank, (size_t)d->size, NULL, err);
+    bool expired = false;
+    if (d && d->size > 1) { /* (every rank takes the same branches: agree is collective) */
+        st = sides_part(rs, (size_t)d->rank, (size_t)d->size, params, &expired, err);
         d->combine(d->user, rs->sides, rs->n * rs->words, PDT_COMBINE_OR);
         if (!d->agree(d->user, st == PDT_OK)) {
             memset(rs->sides, 0, rs->n * rs->words * sizeof *rs->sides);
-            st = sides_part(rs, 0, 1, NULL, err);
+            st = sides_part(rs, 0, 1, NULL, &expired, err);
             if (!st) st = pdt_error_set(err, PDT_EPLUGIN, "a rule plugin failed on another rank");
+        } else if (!d->agree(d->user, !expired)) { /* one rank's time ran out: every rank's rules go */
+            cut(rs);
         }
     } else if (params->threads > 1 && rs->n > SIDES_BLOCK && ranged(rs)) {
         st = sides_threads(rs, params, params->threads, err);
     } else {
-        st = sides_part(rs, 0, 1, params, err);
+        st = sides_part(rs, 0, 1, params, &expired, err);
+        if (!st && expired) cut(rs);
     }
     if (st) return st;
     uint64_t tail = (rs->ds->n & 63) ? ~((UINT64_C(1) << (rs->ds->n & 63)) - 1) : 0;
@@ -309,12 +313,13 @@ pdt_status pdt_ruleset_build(pdt_ruleset **out, const pdt_dataset *ds, const cha
     if (!rs) return pdt_error_set(err, PDT_ENOMEM, "out of memory");
     rs->ds = ds;
     rs->words = pdt_bits_words(ds->n);
-    pdt_rule_params none = {0}, p = params ? *params : none;
-    /* the ranks of an MPI job must hold the same rules: no rank stops early */
+    pdt_rule_params none = {0}, p = params ? *params : none, gen = p;
+    /* the ranks of an MPI job must hold the same rules: none stops making them early (the
+     * side bitsets, split over the ranks, stop when the ranks agree) */
     const pdt_distributor *d = pdt_distributor_get();
-    if (d && d->size > 1) p.deadline = none.deadline, p.stop = NULL;
+    if (d && d->size > 1) gen.deadline = none.deadline, gen.stop = NULL;
     pdt_status st = parse_families(rs, families, err);
-    if (!st) st = generate_all(rs, &p, err);
+    if (!st) st = generate_all(rs, &gen, err);
     if (!st) st = compute_sides(rs, &p, err);
     if (!st) st = build_def_table(rs, err);
     if (st) {

@@ -210,6 +210,39 @@ static void test_mpi_binary(void **state)
     assert_int_equal(run(&f, BASE_SEED + 5000, 8), 0);
 }
 
+/* A time limit that strikes while the ranks make the side bitsets of 319 200
+ * hyperplane rules (400 points): they agree to drop the rules (a rank that
+ * dropped them alone would hold other rules than the rest, and its
+ * collectives would hang), and rank 0 writes the root's leaf, not proven. */
+static void test_mpi_time_limit_in_rules(void **state)
+{
+    (void)state;
+    char *csv = malloc(32 * 400 + 16), *p = csv;
+    tu_rng rng = {BASE_SEED + 6000};
+    p += sprintf(p, "x,y,c\n");
+    for (int i = 0; i < 400; i++)
+        p += sprintf(p, "%u,%u,%u\n", tu_below(&rng, 9973), tu_below(&rng, 9967), tu_below(&rng, 2));
+    char *data = tu_write_file("mpi_cut.csv", csv), out[512], np[8];
+    char *mpi = getenv("PDT_MPI_BIN"), *exec = getenv("PDT_MPIEXEC");
+    for (int ranks = 2; ranks <= 3; ranks++) {
+        snprintf(np, sizeof np, "%d", ranks);
+        snprintf(out, sizeof out, "%s/mpi_cut%d.json", tu_tmpdir(), ranks);
+        char *argv[] = {exec, "--allow-run-as-root", "--oversubscribe", "-x", "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1",
+                        "-np", np, mpi, "fit", "--data", data, "--rules", "hyperplane", "--size", "2",
+                        "--threads", "1", "--time-limit", "0.05", "-o", out, NULL};
+        assert_true(run_ok(argv));
+        json_t *doc = result(out);
+        assert_non_null(doc);
+        assert_true(json_is_false(json_object_get(doc, "optimal")));
+        assert_string_equal(json_string_value(json_object_get(doc, "stopped_by")), "time limit");
+        assert_int_equal(json_integer_value(json_object_get(doc, "size")), 0);
+        assert_non_null(strstr(json_string_value(json_object_get(doc, "engine")), "stopped while making"));
+        json_decref(doc);
+    }
+    free(data);
+    free(csv);
+}
+
 int main(void)
 {
     setenv("PDT_HYPERSURFACE_WARM", "0", 1);
@@ -222,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_mpi_conic_backend_warm),
         cmocka_unit_test(test_mpi_axis_numeric),
         cmocka_unit_test(test_mpi_binary),
+        cmocka_unit_test(test_mpi_time_limit_in_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
