@@ -61,7 +61,8 @@ pdt_status cls_fit_perfect(pdt_model **out, const pdt_dataset *ds, const pdt_fit
 void cls_search_opts(pdt_search_opts *so, const pdt_fit_options *opt);
 /* The rule plugins' options of a fit started at t0: its time limit as their deadline, its stop flag. */
 void cls_rule_params(pdt_rule_params *params, const pdt_fit_options *opt, const struct timespec *t0);
-double cls_seconds_since(const struct timespec *t0);
+/* What is left of the fit's time limit (started at t0): 0 without one, at least 1e-9 with one. */
+double cls_time_left(const pdt_fit_options *opt, const struct timespec *t0);
 /* The model's index of ruleset rule id, exported into the model when new
  * (rule_ids: the ruleset index of each model rule so far). */
 pdt_status cls_model_rule(pdt_model *m, uint32_t *rule_ids, const pdt_ruleset *rs, uint32_t id, int32_t *index,

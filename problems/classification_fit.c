@@ -54,11 +54,18 @@ typedef struct replay {
     pdt_error *err;
 } replay;
 
-double cls_seconds_since(const struct timespec *t0)
+static double seconds_since(const struct timespec *t0)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
+}
+
+double cls_time_left(const pdt_fit_options *opt, const struct timespec *t0)
+{
+    if (opt->time_limit <= 0) return 0;
+    const double left = opt->time_limit - seconds_since(t0);
+    return left > 1e-9 ? left : 1e-9; /* (none: the search stops at once, its first tree the answer) */
 }
 
 void cls_rule_params(pdt_rule_params *params, const pdt_fit_options *opt, const struct timespec *t0)
@@ -199,9 +206,10 @@ static void report_cost(void *user, const pdt_progress *p)
     cp->fn(cp->user, &q);
 }
 
-/* The search over rs within the fit's time limit, of which `spent` seconds are gone. */
+/* The search over rs within what is left of the time limit of the fit started at t0. */
 static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_inst *ci,
-                             const uint64_t *all, const pdt_fit_options *opt, double spent, pdt_error *err)
+                             const uint64_t *all, const pdt_fit_options *opt, const struct timespec *t0,
+                             pdt_error *err)
 {
     size_t n_rules = pdt_ruleset_size(rs);
     uint32_t *rules = malloc((n_rules ? n_rules : 1) * sizeof *rules);
@@ -215,8 +223,7 @@ static pdt_status run_search(pdt_search_result *res, const pdt_ruleset *rs, cls_
     so.progress = opt->progress;
     so.progress_user = opt->progress_user;
     so.threads = opt->threads;
-    if (opt->time_limit > 0) /* (what is left; none: it stops at once, its first tree the answer) */
-        so.time_limit = opt->time_limit > spent + 1e-9 ? opt->time_limit - spent : 1e-9;
+    so.time_limit = cls_time_left(opt, t0);
     /* ties toward fewer nodes: values (cost, nodes) when the limits bound the size and the
      * values fit (not while tracing, which prints every value) */
     uint64_t most = opt->max_size;
@@ -378,7 +385,7 @@ pdt_status cls_fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_options
     pdt_rule_params params;
     cls_rule_params(&params, opt, &t0);
     if (!st) st = pdt_ruleset_build(&rs, ds, opt->rules, &params, err);
-    if (!st) st = run_search(&res, rs, &ci, all, opt, cls_seconds_since(&t0), err);
+    if (!st) st = run_search(&res, rs, &ci, all, opt, &t0, err);
     if (!st && pdt_ruleset_cut(rs)) res.optimal = false; /* the best over the rules made in time */
     if (!st) st = pdt_model_alloc(&m, err);
     const char *engine = opt->engine == PDT_ENGINE_COMBINATIONS ? "combinations" : "fused";

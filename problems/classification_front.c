@@ -301,10 +301,7 @@ static pdt_status run_generic(cls_front_fit *f, const pdt_dataset *ds, const pdt
     pdt_node root = {f->all, (uint32_t)n, f->rules, (uint32_t)m, 0};
     pdt_search_opts so;
     cls_search_opts(&so, opt);
-    if (opt->time_limit > 0) { /* what the rules left */
-        const double spent = cls_seconds_since(&t0);
-        so.time_limit = opt->time_limit > spent + 1e-9 ? opt->time_limit - spent : 1e-9;
-    }
+    so.time_limit = cls_time_left(opt, &t0); /* what the rules left */
     return pdt_front_search_run(&f->fs, &classification_front, &f->c, f->rs, f->c.ci.words, &root, &so, err);
 }
 
@@ -338,8 +335,7 @@ static pdt_status search_with_rung(cls_front_fit *f, const pdt_dataset *ds, cons
     r.max_size = opt->max_size < 3 ? opt->max_size : 3;
     pdt_status st = cls_front_fit_run(&f->rung, ds, &r, err);
     if (!st && own_complete(f->rung)) {
-        o.time_limit = opt->time_limit - cls_seconds_since(&t0);
-        if (o.time_limit < 1e-9) o.time_limit = 1e-9; /* stops at once: the rung is the answer */
+        o.time_limit = cls_time_left(opt, &t0); /* (none: the rung is the answer) */
         st = multiway(opt) ? run_multiway(f, ds, &o, err) : run_generic(f, ds, &o, err);
     }
     if (st || own_complete(f)) return st;
