@@ -222,7 +222,7 @@ static void test_mpi_time_limit_in_rules(void **state)
     p += sprintf(p, "x,y,c\n");
     for (int i = 0; i < 400; i++)
         p += sprintf(p, "%u,%u,%u\n", tu_below(&rng, 9973), tu_below(&rng, 9967), tu_below(&rng, 2));
-    char *data = tu_write_file("mpi_cut.csv", csv), out[512], np[8];
+    char *data = tu_write_file("mpi_cut.csv", csv), out[512], np[16];
     char *mpi = getenv("PDT_MPI_BIN"), *exec = getenv("PDT_MPIEXEC");
     for (int ranks = 2; ranks <= 3; ranks++) {
         snprintf(np, sizeof np, "%d", ranks);
