@@ -155,7 +155,7 @@ struct pdt_rule_class {
     pdt_status (*describe_way)(pdt_buf *out, const pdt_rule *rule, int64_t code, const char *const *names,
                                const char *const *const *categories, const uint32_t *n_categories,
                                size_t dims, pdt_error *err);
-    /* Optional (appended in 0.3, issue 13): the sides of candidates from .. to − 1, candidate r's
+    /* Optional (appended for issue 13): the sides of candidates from .. to − 1, candidate r's
      * at left + (r − from) · pdt_bits_words(rows), the bits `sides` writes.  Several threads may
      * run it at once on one state, each on its own candidates: it keeps its scratch to itself.
      * With it the side bitsets are made on the fit's threads (hyperplanes on 1 000 points: 17 s
