@@ -31,7 +31,7 @@ struct pdt_ruleset {
 bool pdt_rule_params_expired(const pdt_rule_params *params)
 {
     if (!params) return false;
-    if (params->stop && *params->stop) return true;
+    if (pdt_stop_requested(params->stop)) return true; /* (set by another thread in Python: read atomically) */
     if (!params->deadline.tv_sec && !params->deadline.tv_nsec) return false;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -135,7 +135,6 @@ static pdt_status generate_all(pdt_ruleset *rs, const pdt_rule_params *params, p
                              (unsigned long long)(SIDES_LIMIT >> 30));
     return PDT_OK;
 }
-
 
 /* Each rule's family and index in it, and its defining points checked. */
 static pdt_status index_rules(pdt_ruleset *rs, pdt_error *err)
