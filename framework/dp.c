@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "engine_impl.h"
+#include "pdt_parallel.h"
 
 #define DP_INF PDT_DP_LIMIT /* the value of an infeasible subproblem */
 /* Component 0 is stored biased, value + 1, so that a zeroed table (calloc:
@@ -263,7 +264,7 @@ static void check_limits(dp_state *s)
     if (!pdt_gate_due(&s->gate, s->stats.nodes)) return;
     struct timespec now;
     pdt_gate_read(&s->gate, s->stats.nodes, &now, NULL);
-    if (s->o.stop && *s->o.stop) s->aborted = true;
+    if (pdt_stop_requested(s->o.stop)) s->aborted = true;
     if (s->o.time_limit <= 0 && !s->o.progress) return;
     double t = (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
     if (s->o.time_limit > 0 && t >= s->o.time_limit) s->aborted = true;

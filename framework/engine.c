@@ -56,7 +56,7 @@ static void check_deadline(pdt_search_state *s)
     struct timespec now;
     uint64_t since;
     pdt_gate_read(&s->gate, s->stats.nodes, &now, &since);
-    if (s->o.stop && *s->o.stop) s->aborted = true;
+    if (pdt_stop_requested(s->o.stop)) s->aborted = true;
     if (s->team) pdt_team_poll(s, since); /* one worker's abort ends them all */
     if (s->has_deadline && pdt_time_reached(now, s->deadline)) s->aborted = true;
     if (s->o.progress) {

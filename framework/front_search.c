@@ -24,6 +24,7 @@
 #include "bitset.h"
 #include "engine_impl.h"
 #include "front.h"
+#include "pdt_parallel.h"
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
@@ -32,7 +33,7 @@ static void check_stop(pdt_search_state *s)
     if ((!s->has_deadline && !s->o.stop) || !pdt_gate_due(&s->gate, s->stats.nodes)) return;
     struct timespec now;
     pdt_gate_read(&s->gate, s->stats.nodes, &now, NULL);
-    if (s->o.stop && *s->o.stop) s->aborted = true;
+    if (pdt_stop_requested(s->o.stop)) s->aborted = true;
     if (s->has_deadline && pdt_time_reached(now, s->deadline)) s->aborted = true;
 }
 
