@@ -65,6 +65,21 @@ static void check_deadline(pdt_search_state *s)
     }
 }
 
+/* The clock and the stop flag now, whatever the gate says: inside one
+ * subproblem's long loops over candidates (a stump over millions of rules,
+ * the root's listing of them). */
+static void poll_limits(pdt_search_state *s)
+{
+    if (pdt_stop_requested(s->o.stop)) s->aborted = true;
+    if (!s->has_deadline) return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (pdt_time_reached(now, s->deadline)) s->aborted = true;
+}
+
+/* Candidates a long loop goes through between two polls. */
+#define POLL_EVERY (UINT32_C(1) << 16)
+
 /* ------------------------------------------------------------ frames */
 
 static void *value_new(const pdt_algebra *alg)
@@ -480,6 +495,7 @@ static pdt_status search_splits(solve_ctx *c)
         int64_t payload = 0;
         pdt_node l, r;
         pdt_lazy_rules ll, lr;
+        if (i && i % POLL_EVERY == 0) poll_limits(s); /* (candidates skipped as repeats solve nothing) */
         pdt_status st = admit_split(c, dedup, n_split, i, &ok, &payload, &l, &ll, &r, &lr);
         if (st) return st;
         if (!ok) continue;
@@ -498,11 +514,15 @@ pdt_status pdt_engine_root_list(pdt_search_state *s, pdt_node *node, uint32_t k,
     bool dedup = s->dedup_on && k >= 2;
     if (dedup) pdt_engine_seen_reset(c.f);
     *n = 0;
+    /* the ranks of an MPI job must list the same candidates: only a process alone stops early */
+    const pdt_distributor *d = pdt_distributor_get();
+    const bool alone = !d || d->size < 2;
     for (uint32_t i = 0; i < n_split; i++) {
         bool ok = false;
         int64_t payload = 0;
         pdt_node l, r;
         pdt_lazy_rules ll, lr;
+        if (alone && i && i % POLL_EVERY == 0 && (poll_limits(s), s->aborted)) break; /* the workers stop at once */
         pdt_status st = admit_split(&c, dedup, n_split, i, &ok, &payload, &l, &ll, &r, &lr);
         if (st) return st;
         if (ok) list[(*n)++] = i;
@@ -531,6 +551,10 @@ pdt_status pdt_engine_root_candidate(pdt_search_state *s, pdt_node *node, uint32
 }
 
 /* One branch node left: the problem's tight loop over the admissible rules. */
+/* A stump is asked POLL_EVERY rules at a time, the clock read in between:
+ * one call over every rule can take long (21 million conics on 40 points:
+ * 0.6 s).  Each slice only has to beat the best of the earlier ones, so the
+ * first best rule wins, as in one call over all. */
 static pdt_status stump_node(solve_ctx *c)
 {
     pdt_search_state *s = c->s;
@@ -538,19 +562,23 @@ static pdt_status stump_node(solve_ctx *c)
     const pdt_node *node = c->node;
     for (uint32_t i = 0; i < node->n_rules; i++)
         f->sides[i] = s->sides + (size_t)node->rules[i] * s->words;
-    uint32_t idx = UINT32_MAX;
-    pdt_status st = s->pc->stump(f->v_c, &idx, s->inst, node, f->sides, node->n_rules, s->o.min_leaf,
-                                 f->v_inc, s->err);
-    if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
-    s->stats.candidates += node->n_rules;
-    if (idx == UINT32_MAX) return PDT_OK;
-    if (idx >= node->n_rules || s->alg->cmp(f->v_c, f->v_inc) >= 0)
-        return pdt_error_set(s->err, PDT_EPLUGIN, "problem plugin \"%s\": stump broke its contract",
-                             s->pc->name);
-    s->alg->set(f->v_best, f->v_c);
-    s->alg->set(f->v_inc, f->v_c);
-    f->dec = (pdt_decision){node->rules[idx], idx, 0, false, f->dec.v_l, f->dec.v_r};
-    c->found = true;
+    for (uint32_t a = 0; a < node->n_rules; a += POLL_EVERY) {
+        const uint32_t n = node->n_rules - a < POLL_EVERY ? node->n_rules - a : POLL_EVERY;
+        if (a && (poll_limits(s), s->aborted)) break; /* (the best so far is a tree: kept) */
+        uint32_t idx = UINT32_MAX;
+        pdt_status st = s->pc->stump(f->v_c, &idx, s->inst, node, f->sides + a, n, s->o.min_leaf, f->v_inc,
+                                     s->err);
+        if (st) return pdt_error_prefix(s->err, "problem plugin \"%s\": ", s->pc->name);
+        s->stats.candidates += n;
+        if (idx == UINT32_MAX) continue;
+        if (idx >= n || s->alg->cmp(f->v_c, f->v_inc) >= 0)
+            return pdt_error_set(s->err, PDT_EPLUGIN, "problem plugin \"%s\": stump broke its contract",
+                                 s->pc->name);
+        s->alg->set(f->v_best, f->v_c);
+        s->alg->set(f->v_inc, f->v_c);
+        f->dec = (pdt_decision){node->rules[a + idx], a + idx, 0, false, f->dec.v_l, f->dec.v_r};
+        c->found = true;
+    }
     return PDT_OK;
 }
 

@@ -203,6 +203,75 @@ static void test_engine_sides_threads(void **state)
     pdt_dataset_free(&small);
 }
 
+/* Errors of the best split among rules [from, to) of rs: each side its leaf. */
+static long best_stump(const pdt_dataset *ds, const pdt_ruleset *rs, size_t from, size_t to)
+{
+    const size_t n = pdt_dataset_rows(ds);
+    long best = -1;
+    for (size_t r = from; r < to; r++) {
+        const uint64_t *side = pdt_ruleset_sides(rs, r);
+        long cnt[2][2] = {{0, 0}, {0, 0}};
+        for (size_t i = 0; i < n; i++) cnt[side[i / 64] >> (i % 64) & 1][pdt_dataset_label(ds, i)]++;
+        if (!(cnt[0][0] + cnt[0][1]) || !(cnt[1][0] + cnt[1][1])) continue; /* (a side empty) */
+        long e = (cnt[0][0] < cnt[0][1] ? cnt[0][0] : cnt[0][1]) + (cnt[1][0] < cnt[1][1] ? cnt[1][0] : cnt[1][1]);
+        if (best < 0 || e < best) best = e;
+    }
+    return best;
+}
+
+/* The root's stump over 79 600 hyperplanes is asked 65 536 rules at a time
+ * (the clock read in between): on data whose best split lies only among the
+ * later rules, the fit finds it, and its tree makes the errors it reports. */
+static pdt_dataset *band(uint64_t seed)
+{
+    /* 120 points far from y = 0 (class 1 above, 0 below), then 80 near it: a split that
+     * parts the near ones well is a line through two of them, rules of pairs (t0, t1) with
+     * t0 >= 120, which come after the first 65 536 of 79 600 */
+    char *text = malloc(32 * 200 + 16), *p = text;
+    tu_rng g = {seed};
+    p += sprintf(p, "x,y,c\n");
+    for (int i = 0; i < 200; i++) {
+        const unsigned c = tu_below(&g, 2), far = i < 120;
+        const int y = (int)(far ? 100 + tu_below(&g, 100) : 1 + tu_below(&g, 10));
+        p += sprintf(p, "%d,%d,%u\n", (int)tu_below(&g, 1999) - 999, c ? y : -y, c);
+    }
+    pdt_dataset *ds = csv(text);
+    free(text);
+    return ds;
+}
+
+static void test_engine_stump_slices(void **state)
+{
+    (void)state;
+    bool tried = false;
+    for (uint64_t seed = 20; seed < 30 && !tried; seed++) {
+        pdt_dataset *ds = band(seed);
+        pdt_ruleset *rs = NULL;
+        pdt_error err;
+        pdt_rule_params p = {0};
+        assert_int_equal(pdt_ruleset_build(&rs, ds, "hyperplane", &p, &err), PDT_OK);
+        const size_t n = pdt_ruleset_size(rs), slice = (size_t)1 << 16;
+        const long first = best_stump(ds, rs, 0, slice), later = best_stump(ds, rs, slice, n);
+        pdt_ruleset_free(&rs);
+        if (later >= 0 && (first < 0 || later < first)) {
+            tried = true;
+            pdt_fit_options o;
+            pdt_fit_options_init(&o);
+            o.rules = "hyperplane";
+            o.max_size = 1;
+            o.threads = 1;
+            pdt_model *m = NULL;
+            assert_int_equal(pdt_fit(&m, ds, &o, &err), PDT_OK);
+            assert_true(pdt_model_optimal(m));
+            assert_int_equal(objective_of(m), later);
+            assert_int_equal(training_errors(m, ds), later);
+            pdt_model_free(&m);
+        }
+        pdt_dataset_free(&ds);
+    }
+    assert_true(tried);
+}
+
 /* A time limit that strikes while the candidate rules are made (hyperplanes
  * on 800 points: 1.3 million rules, seconds to make): the answer is the
  * root's leaf, not proven, stopped by the time limit — for the plain fit and
@@ -378,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_engine_time_limit),
         cmocka_unit_test(test_engine_rules_cut),
         cmocka_unit_test(test_engine_sides_threads),
+        cmocka_unit_test(test_engine_stump_slices),
         cmocka_unit_test(test_engine_time_limit_in_rules),
         cmocka_unit_test(test_engine_trace),
         cmocka_unit_test(test_engine_cache_sizes),
