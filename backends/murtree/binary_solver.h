@@ -154,10 +154,12 @@ static inline bs_value bs_node_lower(const bs_search *s, const bc_node *nd, uint
 }
 
 /* binary_team_cache.c: D's node filled from the team's cache (NULL: not there),
- * and what D's node knows merged into it after D was solved; the team's
+ * and what D's node knows merged into it after D was solved; what the team
+ * knows of D merged into the node s's own cache holds for it; the team's
  * word a lookup of the hash reads first, fetched ahead. */
 bc_node *bt_shared_fetch(bs_search *s, const bs_set *D);
 void bt_shared_publish(bs_search *s, const bs_set *D);
+void bt_shared_refresh(bs_search *s, const bs_set *D);
 void bt_shared_prefetch(const bs_search *s, uint64_t hash);
 /* binary_solver.c: configuration (nl, nr) of the root split held in level 0
  * (bs_level_get(s, 0)->l, r), its children at depth dch, against cub: true

@@ -234,6 +234,7 @@ void bs_lookup(bs_search *s, bs_set *D)
     if (D->looked_up) return;
     D->node = bc_find(&s->cache, D->bits, D->hash, D->m);
     if (!D->node && s->shared) D->node = bt_shared_fetch(s, D);
+    else if (D->node && s->shared) bt_shared_refresh(s, D); /* the other workers' newer bounds for it */
     D->looked_up = true;
 }
 
