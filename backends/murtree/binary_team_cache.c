@@ -205,6 +205,37 @@ void bt_shared_prefetch(const bs_search *s, uint64_t hash)
     __builtin_prefetch(&tc->board[(size_t)hash & tc->board_mask]);
 }
 
+/* What the shard of D's hash class knows of D, merged into *local (made in
+ * s's cache first when NULL and the shard knows D); nothing when no worker
+ * published to the class (its bit in `seen`: no lock then). */
+static void shard_merge(bs_search *s, const bs_set *D, bc_node **local)
+{
+    bt_cache *tc = s->shared->team;
+    const size_t b = seen_bit(D->hash);
+    if (!(atomic_load_explicit(&tc->seen[b / 64], memory_order_acquire) >> (b % 64) & 1)) return;
+    bt_shard *sh = shard_of(tc, D->hash);
+    bc_entry entries[COPY_MAX];
+    bc_node copy = {.entries = entries};
+    bool found = false;
+    pthread_mutex_lock(&sh->lock);
+    const bc_node *sn = bc_find(&sh->cache, D->bits, D->hash, D->m);
+    if (sn && sn->n_entries > COPY_MAX) { /* rare: merged here */
+        if (*local || (*local = bc_insert_absent(&s->cache, D->bits, D->hash, D->m, D->leaf)))
+            merge(&s->cache, *local, sn);
+        pthread_mutex_unlock(&sh->lock);
+        return;
+    }
+    if (sn) {
+        found = true;
+        memcpy(copy.d2, sn->d2, sizeof copy.d2);
+        copy.n_entries = sn->n_entries;
+        if (sn->n_entries) memcpy(entries, sn->entries, sn->n_entries * sizeof *entries);
+    }
+    pthread_mutex_unlock(&sh->lock);
+    if (found && (*local || (*local = bc_insert_absent(&s->cache, D->bits, D->hash, D->m, D->leaf))))
+        merge(&s->cache, *local, &copy);
+}
+
 /* Called on a miss in s's own cache (bs_lookup): a node found here goes into
  * it without probing it again (2 threads, australian-credit depth 5: 51 000
  * of these, 5 % of the lookups). */
@@ -220,29 +251,16 @@ bc_node *bt_shared_fetch(bs_search *s, const bs_set *D)
             (local = bc_insert_absent(&s->cache, D->bits, D->hash, D->m, D->leaf)))
             memcpy(local->d2, d2, sizeof d2);
     }
-    const size_t b = seen_bit(D->hash);
-    if (!(atomic_load_explicit(&tc->seen[b / 64], memory_order_acquire) >> (b % 64) & 1)) return local;
-    bt_shard *sh = shard_of(tc, D->hash);
-    bc_entry entries[COPY_MAX];
-    bc_node copy = {.entries = entries};
-    bool found = false;
-    pthread_mutex_lock(&sh->lock);
-    const bc_node *sn = bc_find(&sh->cache, D->bits, D->hash, D->m);
-    if (sn && sn->n_entries > COPY_MAX) { /* rare: merged here */
-        if (local || (local = bc_insert_absent(&s->cache, D->bits, D->hash, D->m, D->leaf))) merge(&s->cache, local, sn);
-        pthread_mutex_unlock(&sh->lock);
-        return local;
-    }
-    if (sn) {
-        found = true;
-        memcpy(copy.d2, sn->d2, sizeof copy.d2);
-        copy.n_entries = sn->n_entries;
-        if (sn->n_entries) memcpy(entries, sn->entries, sn->n_entries * sizeof *entries);
-    }
-    pthread_mutex_unlock(&sh->lock);
-    if (found && (local || (local = bc_insert_absent(&s->cache, D->bits, D->hash, D->m, D->leaf))))
-        merge(&s->cache, local, &copy);
+    shard_merge(s, D, &local);
     return local;
+}
+
+/* A node s's own cache already holds (bs_lookup): what the team's shards know
+ * of its items besides, merged in. */
+void bt_shared_refresh(bs_search *s, const bs_set *D)
+{
+    bc_node *local = D->node;
+    shard_merge(s, D, &local);
 }
 
 void bt_shared_flush(struct bt_shared *link)
@@ -272,30 +290,3 @@ void bt_shared_publish(bs_search *s, const bs_set *D)
     if (link->n_pending == BT_BATCH) bt_shared_flush(link);
 }
 
-/* A node s's own cache already holds (bs_lookup): what the team's shards know of
- * its items besides, merged in (a lock only when its hash class was published to). */
-void bt_shared_refresh(bs_search *s, const bs_set *D)
-{
-    bt_cache *tc = s->shared->team;
-    const size_t b = seen_bit(D->hash);
-    if (!(atomic_load_explicit(&tc->seen[b / 64], memory_order_acquire) >> (b % 64) & 1)) return;
-    bt_shard *sh = shard_of(tc, D->hash);
-    bc_entry entries[COPY_MAX];
-    bc_node copy = {.entries = entries};
-    bool found = false;
-    pthread_mutex_lock(&sh->lock);
-    const bc_node *sn = bc_find(&sh->cache, D->bits, D->hash, D->m);
-    if (sn && sn->n_entries > COPY_MAX) {
-        merge(&s->cache, D->node, sn);
-        pthread_mutex_unlock(&sh->lock);
-        return;
-    }
-    if (sn) {
-        found = true;
-        memcpy(copy.d2, sn->d2, sizeof copy.d2);
-        copy.n_entries = sn->n_entries;
-        if (sn->n_entries) memcpy(entries, sn->entries, sn->n_entries * sizeof *entries);
-    }
-    pthread_mutex_unlock(&sh->lock);
-    if (found) merge(&s->cache, D->node, &copy);
-}
