@@ -355,7 +355,8 @@ static bool multiway_at(dc_fit *f, uint32_t depth)
     q.deeper = NULL, q.deeper_user = NULL; /* its own schedule, as `--depth` has */
     q.max_rows = 0;
     q.incumbent = f->beside_r.found ? f->beside_r.cost : 0;
-    if (q.time_limit > 0 && (q.time_limit -= seconds_since(&f->t0)) <= 1e-3) return false;
+    /* (the fit's limit from its start: f->p's is already what the warm start left of it) */
+    if ((q.time_limit = cls_time_left(f->opt, &f->t0)) > 0 && q.time_limit <= 1e-3) return false;
     dc_result r;
     pdt_error e;
     if (dc_solve(&r, &q, &e)) return false;
@@ -543,10 +544,7 @@ static pdt_status search(dc_fit *f, const pdt_model *warm, int64_t k, int64_t c,
     }
     pdt_status st = few_nodes(f, warm, k, c, t0, few, proven);
     if (st || *proven) return st;
-    if (f->opt->time_limit > 0) { /* what the first search and the backend left of it */
-        double left = f->opt->time_limit - seconds_since(t0);
-        f->p.time_limit = left > 1e-3 ? left : 1e-3;
-    }
+    f->p.time_limit = cls_time_left(f->opt, t0); /* what the first search and the backend left of it */
     return dc_solve(&f->r, &f->p, f->err);
 }
 
@@ -566,10 +564,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && warm) st = few_incumbent(&f, warm, &c);
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
-    if (opt->time_limit > 0) { /* the limit is the fit's: what the warm start left of it */
-        const double left = opt->time_limit - seconds_since(&t0);
-        f.p.time_limit = left > 1e-3 ? left : 1e-3;
-    }
+    f.p.time_limit = cls_time_left(opt, &t0); /* the limit is the fit's: what the warm start left of it */
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
     f.multiway = multiway;
     /* (with few nodes the backend's searches take the threads; under a depth limit the search's
