@@ -53,6 +53,15 @@ static inline void pdt_gate_read(pdt_gate *g, uint64_t count, struct timespec *n
     if (since) *since = done;
 }
 
+/* The moment `seconds` (≥ 0) after t0: a time limit's deadline. */
+static inline struct timespec pdt_time_after(struct timespec t0, double seconds)
+{
+    const double whole = (double)(time_t)seconds;
+    struct timespec t = {t0.tv_sec + (time_t)whole, t0.tv_nsec + (long)((seconds - whole) * 1e9)};
+    if (t.tv_nsec >= 1000000000L) t.tv_sec++, t.tv_nsec -= 1000000000L;
+    return t;
+}
+
 static inline bool pdt_time_reached(struct timespec now, struct timespec deadline)
 {
     return now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec);

@@ -48,6 +48,13 @@ static void report_progress(pdt_search_state *s, double elapsed)
     pdt_buf_clear(&best);
 }
 
+/* The stop flag and the time limit, the clock reading `now`. */
+static void limits_at(pdt_search_state *s, struct timespec now)
+{
+    if (pdt_stop_requested(s->o.stop) || (s->has_deadline && pdt_time_reached(now, s->deadline)))
+        s->aborted = true;
+}
+
 /* When the gate says so (clock_gate.h): the time limit, Ctrl-C, the team and progress reports. */
 static void check_deadline(pdt_search_state *s)
 {
@@ -56,9 +63,8 @@ static void check_deadline(pdt_search_state *s)
     struct timespec now;
     uint64_t since;
     pdt_gate_read(&s->gate, s->stats.nodes, &now, &since);
-    if (pdt_stop_requested(s->o.stop)) s->aborted = true;
+    limits_at(s, now);
     if (s->team) pdt_team_poll(s, since); /* one worker's abort ends them all */
-    if (s->has_deadline && pdt_time_reached(now, s->deadline)) s->aborted = true;
     if (s->o.progress) {
         double elapsed = (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
         if (elapsed - s->last_progress >= 1.0) report_progress(s, elapsed);
@@ -70,11 +76,9 @@ static void check_deadline(pdt_search_state *s)
  * the root's listing of them). */
 static void poll_limits(pdt_search_state *s)
 {
-    if (pdt_stop_requested(s->o.stop)) s->aborted = true;
-    if (!s->has_deadline) return;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (pdt_time_reached(now, s->deadline)) s->aborted = true;
+    limits_at(s, now);
 }
 
 /* Candidates a long loop goes through between two polls. */
@@ -200,12 +204,7 @@ pdt_status pdt_engine_begin(pdt_search_state *s, const pdt_problem_class *pc, vo
     }
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     pdt_gate_start(&s->gate, s->stats.nodes, s->start);
-    if (opts->time_limit > 0) {
-        s->has_deadline = true;
-        double t = (double)s->start.tv_sec + 1e-9 * (double)s->start.tv_nsec + opts->time_limit;
-        s->deadline.tv_sec = (time_t)t;
-        s->deadline.tv_nsec = (long)((t - (double)(time_t)t) * 1e9);
-    }
+    if (opts->time_limit > 0) s->has_deadline = true, s->deadline = pdt_time_after(s->start, opts->time_limit);
     if (s->memo_on) {
         size_t bytes = opts->memo_bytes ? opts->memo_bytes : ((size_t)1 << 30);
         if (pdt_memo_new(&s->memo, words, s->alg, bytes))

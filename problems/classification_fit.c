@@ -6,6 +6,7 @@
 
 #include "bitset.h"
 #include "classification.h"
+#include "clock_gate.h"
 #include "pdt_parallel.h"
 #include "front.h"
 
@@ -73,13 +74,7 @@ void cls_rule_params(pdt_rule_params *params, const pdt_fit_options *opt, const 
     *params = opt->rule_params;
     params->stop = opt->stop;
     params->threads = pdt_threads_resolve(opt->threads);
-    params->deadline = (struct timespec){0};
-    if (opt->time_limit > 0) {
-        const double whole = (double)(time_t)opt->time_limit;
-        params->deadline.tv_sec = t0->tv_sec + (time_t)whole;
-        params->deadline.tv_nsec = t0->tv_nsec + (long)((opt->time_limit - whole) * 1e9);
-        if (params->deadline.tv_nsec >= 1000000000L) params->deadline.tv_sec++, params->deadline.tv_nsec -= 1000000000L;
-    }
+    params->deadline = opt->time_limit > 0 ? pdt_time_after(*t0, opt->time_limit) : (struct timespec){0};
 }
 
 void cls_search_opts(pdt_search_opts *so, const pdt_fit_options *opt)

@@ -8,6 +8,7 @@
 
 #include "binary_solver.h"
 #include "bitset.h"
+#include "clock_gate.h"
 #include "pdt_parallel.h"
 
 /* ------------------------------------------------------------ setup */
@@ -44,14 +45,7 @@ pdt_status bs_search_new(bs_search **out, const bs_data *data, size_t cache_byte
     s->unit = 1;
     s->sim_wide_slots = wide_slots();
     clock_gettime(CLOCK_MONOTONIC, &s->start);
-    if (time_limit > 0) {
-        s->deadline = s->start;
-        double whole = (double)(time_t)time_limit;
-        s->deadline.tv_sec += (time_t)whole;
-        s->deadline.tv_nsec += (long)((time_limit - whole) * 1e9);
-        if (s->deadline.tv_nsec >= 1000000000L) s->deadline.tv_sec++, s->deadline.tv_nsec -= 1000000000L;
-        s->has_deadline = true;
-    }
+    if (time_limit > 0) s->deadline = pdt_time_after(s->start, time_limit), s->has_deadline = true;
     *out = s;
     return PDT_OK;
 }
@@ -169,9 +163,7 @@ bool bs_tick(bs_search *s)
     if (pdt_stop_requested(s->stop)) s->aborted = true;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (s->has_deadline && (now.tv_sec > s->deadline.tv_sec ||
-                            (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec)))
-        s->aborted = true;
+    if (s->has_deadline && pdt_time_reached(now, s->deadline)) s->aborted = true;
     if (s->progress) report(s, &now);
     return s->aborted;
 }
