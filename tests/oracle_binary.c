@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binary_d2.h"
 #include "model_impl.h"
 #include "test_util.h"
 
@@ -155,6 +156,61 @@ static void test_oracle_binary_compact(void **state)
 {
     (void)state;
     random_trials(4711, 120, 3, 3, "compact ");
+}
+
+/* The six-step compress that replaces PEXT where PEXT is slow (binary_d2.h)
+ * against the specification, bit by bit: x's bits at m's ones, packed low in
+ * m's order.  Masks of every density (random, sparse, dense, runs, single
+ * bits, 0 and all ones), as the item sets of the search make them. */
+static uint64_t pext_spec(uint64_t x, uint64_t m)
+{
+    uint64_t r = 0;
+    unsigned at = 0;
+    for (unsigned b = 0; b < 64; b++)
+        if (m >> b & 1) r |= (x >> b & 1) << at++;
+    return r;
+}
+
+static void test_oracle_binary_compress(void **state)
+{
+    (void)state;
+    tu_rng g = {99};
+    for (int t = 0; t < 200000; t++) {
+        const uint64_t r1 = tu_rand(&g), r2 = tu_rand(&g), r3 = tu_rand(&g), x = tu_rand(&g);
+        uint64_t m;
+        switch (t % 7) {
+        case 0: m = r1; break;
+        case 1: m = r1 & r2 & r3; break;
+        case 2: m = r1 | r2 | r3; break;
+        case 3: { unsigned lo = (unsigned)(r1 % 64), len = 1 + (unsigned)(r2 % (64 - lo));
+                  m = (len == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << len) - 1)) << lo; break; }
+        case 4: m = UINT64_C(1) << (r1 % 64); break;
+        case 5: m = t % 2 ? ~UINT64_C(0) : 0; break;
+        default: m = ~(UINT64_C(1) << (r1 % 64)); break;
+        }
+        uint64_t mv[D2_MOVES];
+        d2_compress_masks(m, mv);
+        const uint64_t got = d2_compress(x, m, mv), want = pext_spec(x, m);
+        if (got != want)
+            fail_msg("compress(%#llx, %#llx) = %#llx, want %#llx", (unsigned long long)x, (unsigned long long)m,
+                     (unsigned long long)got, (unsigned long long)want);
+    }
+}
+
+/* The trials again with each way of squeezing forced: PDT_BINARY_PEXT=1
+ * (PEXT, where the build has it) and =0 (the compress), whichever this
+ * machine would pick. */
+static void test_oracle_binary_squeeze_ways(void **state)
+{
+    (void)state;
+    const char *ways[] = {"0", "1"};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(setenv("PDT_BINARY_PEXT", ways[k], 1), 0);
+        char label[32];
+        snprintf(label, sizeof label, "PDT_BINARY_PEXT=%s ", ways[k]);
+        random_trials(77 + (uint64_t)k, 60, 2, 4, label);
+    }
+    assert_int_equal(unsetenv("PDT_BINARY_PEXT"), 0);
 }
 
 static int compact_always(void **state)
@@ -322,6 +378,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_binary_optimum),
         cmocka_unit_test_setup_teardown(test_oracle_binary_compact, compact_always, compact_default),
+        cmocka_unit_test(test_oracle_binary_compress),
+        cmocka_unit_test(test_oracle_binary_squeeze_ways),
         cmocka_unit_test(test_oracle_binary_few_nodes_deep),
         cmocka_unit_test(test_oracle_binary_sparse),
         cmocka_unit_test(test_oracle_binary_lexicographic),

@@ -1,7 +1,8 @@
 /* The specialised depth-2 solver (MurTree §4.3–4.4) on bitsets.
  *
  * The items of the subproblem are first compacted: every feature column is
- * squeezed (PEXT) to the m items present, so the rest of the work scales with
+ * squeezed (PEXT, or its six-step replacement where PEXT is slow: binary_d2.h)
+ * to the m items present, so the rest of the work scales with
  * m/64 words instead of the dataset's N/64.  Columns constant on the items
  * split nothing and are dropped; columns equal (or complementary) to an
  * earlier one split the items identically and are dropped too.  Then, per
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __BMI2__
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -46,15 +48,22 @@ pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err)
     s->nc = data->nc ? data->nc : 1;
     const char *cw = getenv("PDT_BINARY_COMPACT_WORDS");
     s->compact_words = cw ? strtoul(cw, NULL, 10) : D2_COMPACT_WORDS;
+    const char *px = getenv("PDT_BINARY_PEXT");
+#ifdef __BMI2__
+    s->pext = px && *px ? *px == '1' : d2_pext_fast();
+#else
+    (void)px, s->pext = false; /* no PEXT in this build */
+#endif
     s->seen_cap = 16;
     while (s->seen_cap < 2 * fp) s->seen_cap *= 2;
     void **p[] = {(void **)&s->M, (void **)&s->CL, (void **)&s->fid, (void **)&s->nzw,
                   (void **)&s->nzc, (void **)&s->cnt, (void **)&s->ccnt, (void **)&s->ctot,
                   (void **)&s->leafL, (void **)&s->leafR, (void **)&s->bestL, (void **)&s->bestR,
-                  (void **)&s->seen, (void **)&s->seen_col, (void **)&s->mask, (void **)&s->keep};
+                  (void **)&s->seen, (void **)&s->seen_col, (void **)&s->mask, (void **)&s->keep,
+                  (void **)&s->nzm};
     size_t bytes[] = {s->wcap * fp * 8, s->nc * s->wcap * 8, fp * 4, s->wcap * 4, s->wcap * 4, fp * 4,
                       s->nc * fp * 4, s->nc * 4, fp * 4, fp * 4, fp * 4, fp * 4, s->seen_cap * 8,
-                      s->seen_cap * 4, s->wcap * 8, fp * 4};
+                      s->seen_cap * 4, s->wcap * 8, fp * 4, s->wcap * D2_MOVES * 8};
     bool ok = true;
     for (size_t k = 0; k < sizeof p / sizeof *p; k++) ok = (*p[k] = d2_alloc64(bytes[k])) && ok;
     uint32_t **mats[] = {&s->mat, &s->work[0].T, &s->work[0].P, &s->work[1].T, &s->work[1].P};
@@ -74,7 +83,7 @@ void d2_free(d2_solver **sp)
     if (!sp || !*sp) return;
     d2_solver *s = *sp;
     void *p[] = {s->M, s->CL, s->fid, s->nzw, s->nzc, s->cnt, s->ccnt, s->ctot, s->mat,
-                 s->leafL, s->leafR, s->bestL, s->bestR, s->seen, s->seen_col, s->mask, s->keep,
+                 s->leafL, s->leafR, s->bestL, s->bestR, s->seen, s->seen_col, s->mask, s->keep, s->nzm,
                  s->work[0].T, s->work[0].P, s->work[1].T, s->work[1].P};
     for (size_t k = 0; k < sizeof p / sizeof *p; k++) free(p[k]);
     for (size_t k = 0; k < D2_SLOTS; k++) d2_context_free(&s->ctx[k]);
@@ -84,31 +93,40 @@ void d2_free(d2_solver **sp)
 
 /* ------------------------------------------------------------ compaction */
 
-static inline uint64_t pext64(uint64_t x, uint64_t mask)
+bool d2_pext_fast(void)
 {
-#ifdef __BMI2__
-    return _pext_u64(x, mask);
+#if defined(__BMI2__) && defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+    const bool amd = (b == 0x68747541 && d == 0x69746e65) /* "AuthenticAMD" */ ||
+                     (b == 0x6f677948 && d == 0x6e65476e); /* "HygonGenuine" */
+    if (!amd) return true;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    unsigned family = (a >> 8) & 0xf;
+    if (family == 0xf) family += (a >> 20) & 0xff;
+    return family >= 0x19; /* Zen 3 */
 #else
-    uint64_t r = 0;
-    for (uint64_t bit = 1; mask; bit <<= 1, mask &= mask - 1)
-        if (x & mask & (~mask + 1)) r |= bit;
-    return r;
+    return false;
 #endif
 }
 
-/* Squeezes col to the items (nonzero words nzw with popcounts nzc) into
- * out[0], out[stride], ...; returns the number of set bits. */
-uint32_t d2_squeeze(uint64_t *out, size_t stride, const uint64_t *col, const uint64_t *items,
-                    const uint32_t *nzw, const uint32_t *nzc, size_t n_nz)
+static inline uint32_t squeeze(const d2_solver *s, uint64_t *out, size_t stride, const uint64_t *col,
+                               const uint64_t *items, size_t n_nz, bool pext)
 {
     uint64_t acc = 0;
     unsigned fill = 0;
     size_t w = 0;
     uint32_t ones = 0;
     for (size_t t = 0; t < n_nz; t++) {
-        size_t k = nzw[t];
-        uint64_t v = pext64(col[k], items[k]);
-        unsigned c = nzc[t];
+        size_t k = s->nzw[t];
+        uint64_t v;
+#ifdef __BMI2__
+        if (pext)
+            v = _pext_u64(col[k], items[k]);
+        else
+#endif
+            v = d2_compress(col[k], items[k], s->nzm + t * D2_MOVES);
+        unsigned c = s->nzc[t];
         ones += (uint32_t)__builtin_popcountll(v);
         acc |= v << fill;
         fill += c;
@@ -122,13 +140,22 @@ uint32_t d2_squeeze(uint64_t *out, size_t stride, const uint64_t *col, const uin
     return ones;
 }
 
+uint32_t d2_squeeze(const d2_solver *s, uint64_t *out, size_t stride, const uint64_t *col,
+                    const uint64_t *items, size_t n_nz)
+{
+    return s->pext ? squeeze(s, out, stride, col, items, n_nz, true)
+                   : squeeze(s, out, stride, col, items, n_nz, false);
+}
+
 size_t d2_nonzero(d2_solver *s, const uint64_t *items, size_t words)
 {
     size_t n = 0;
     for (size_t k = 0; k < words; k++)
         if (items[k]) {
             s->nzw[n] = (uint32_t)k;
-            s->nzc[n++] = (uint32_t)__builtin_popcountll(items[k]);
+            s->nzc[n] = (uint32_t)__builtin_popcountll(items[k]);
+            if (!s->pext) d2_compress_masks(items[k], s->nzm + n * D2_MOVES);
+            n++;
         }
     return n;
 }
@@ -169,13 +196,13 @@ size_t d2_prepare(d2_solver *s, const uint64_t *items, uint32_t m, size_t *W, ui
     const uint64_t tail = (m & 63) ? (UINT64_C(1) << (m & 63)) - 1 : ~UINT64_C(0);
     for (size_t c = 0; c < s->nc; c++) {
         memset(s->CL + c * s->wcap, 0, *W * sizeof *s->CL);
-        s->ctot[c] = d2_squeeze(s->CL + c * s->wcap, 1, d->cls + c * words, items, s->nzw, s->nzc, n_nz);
+        s->ctot[c] = d2_squeeze(s, s->CL + c * s->wcap, 1, d->cls + c * words, items, n_nz);
     }
     memset(s->seen, 0, s->seen_cap * sizeof *s->seen);
     size_t F = 0;
     for (size_t f = 0; f < d->nf; f++) {
         for (size_t w = 0; w < *W; w++) s->M[w * fp + F] = 0;
-        uint32_t ones = d2_squeeze(s->M + F, fp, d->cols + f * words, items, s->nzw, s->nzc, n_nz);
+        uint32_t ones = d2_squeeze(s, s->M + F, fp, d->cols + f * words, items, n_nz);
         uint32_t at = ones == 0 || ones == m ? D2_CONST : same_as(s, F, *W, tail);
         if (code) code[f] = at;
         if (at != F) continue;

@@ -51,6 +51,8 @@ struct d2_solver {
     uint64_t *CL;          /* nc * wcap compacted classes */
     uint32_t *fid;         /* local column -> feature */
     uint32_t *nzw, *nzc;   /* nonzero words of the items and their popcounts */
+    uint64_t *nzm;         /* D2_MOVES per nonzero word: its compress masks (no fast PEXT) */
+    bool pext;             /* squeeze with PEXT (d2_pext_fast, or PDT_BINARY_PEXT=0|1) */
     uint32_t *cnt;         /* fp: items having the column */
     uint32_t *ccnt;        /* nc * fp: items of class c having the column */
     uint32_t *ctot;        /* nc: items of each class */
@@ -76,10 +78,43 @@ struct d2_solver {
     void *seed_user;
 };
 
+/* Squeezing a word x through a mask m (x's bits at m's ones, packed low:
+ * PEXT) in six shift steps, Hacker's Delight §7-4, whose move masks depend
+ * on m alone: made once per item set, used for every column. */
+#define D2_MOVES 6
+
+static inline void d2_compress_masks(uint64_t m, uint64_t mv[D2_MOVES])
+{
+    uint64_t mk = ~m << 1; /* the zeros of m to the right of each bit */
+    for (unsigned i = 0; i < D2_MOVES; i++) {
+        uint64_t mp = mk ^ (mk << 1); /* parity prefix: bits that move by 2^i */
+        mp ^= mp << 2, mp ^= mp << 4, mp ^= mp << 8, mp ^= mp << 16, mp ^= mp << 32;
+        const uint64_t v = mp & m;
+        mv[i] = v;
+        m = (m ^ v) | (v >> (1u << i));
+        mk &= ~mp;
+    }
+}
+
+static inline uint64_t d2_compress(uint64_t x, uint64_t m, const uint64_t mv[D2_MOVES])
+{
+    x &= m;
+    for (unsigned i = 0; i < D2_MOVES; i++) {
+        const uint64_t t = x & mv[i];
+        x = (x ^ t) | (t >> (1u << i));
+    }
+    return x;
+}
+
 /* binary_d2.c */
 void *d2_alloc64(size_t bytes);
-uint32_t d2_squeeze(uint64_t *out, size_t stride, const uint64_t *col, const uint64_t *items,
-                    const uint32_t *nzw, const uint32_t *nzc, size_t n_nz);
+/* Whether PEXT is one fast instruction here: built with BMI2 and not an AMD
+ * processor before Zen 3, whose microcode takes tens of cycles a word. */
+bool d2_pext_fast(void);
+/* Squeezes col to the items (s's n_nz nonzero words from d2_nonzero) into
+ * out[0], out[stride], ...; returns the number of set bits. */
+uint32_t d2_squeeze(const d2_solver *s, uint64_t *out, size_t stride, const uint64_t *col,
+                    const uint64_t *items, size_t n_nz);
 size_t d2_nonzero(d2_solver *s, const uint64_t *items, size_t words);
 /* Compacts the items' non-constant, distinct columns into s->M; code (may be
  * NULL) receives every feature's column. Returns F, *W the words per column. */

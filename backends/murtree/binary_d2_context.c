@@ -228,11 +228,11 @@ static void count_side(d2_solver *s, const d2_context *c, size_t j, bool ones, u
     size_t n_nz = d2_nonzero(s, s->mask, W), kept = 0, n_used = 0;
     memset(s->CL + s->wcap, 0, Wc * sizeof *s->CL);
     d2_counts tmp = {.T = s->mat, .P = s->mat + fp * fp, .m = m};
-    tmp.ones = d2_squeeze(s->CL + s->wcap, 1, c->CL + s->wcap, s->mask, s->nzw, s->nzc, n_nz);
+    tmp.ones = d2_squeeze(s, s->CL + s->wcap, 1, c->CL + s->wcap, s->mask, n_nz);
     uint32_t *used = s->seen_col; /* scratch: the columns with some item */
     for (size_t k = 0; k < c->F; k++) {
         for (size_t w = 0; w < Wc; w++) s->M[w * fp + kept] = 0;
-        uint32_t o = d2_squeeze(s->M + kept, fp, c->Mc + k * W, s->mask, s->nzw, s->nzc, n_nz);
+        uint32_t o = d2_squeeze(s, s->M + kept, fp, c->Mc + k * W, s->mask, n_nz);
         if (!compact) {
             kept++;
             continue;
