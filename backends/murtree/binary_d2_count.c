@@ -65,16 +65,26 @@ void d2_count_pairs(const d2_solver *s, const uint64_t *M, const uint64_t *c1, s
             _mm256_storeu_si256((__m256i *)(T + i * fp + jb), _mm512_cvtepi64_epi32(at));
             _mm256_storeu_si256((__m256i *)(P + i * fp + jb), _mm512_cvtepi64_epi32(ap));
 #else
-            uint32_t at[8] = {0}, ap[8] = {0};
-            for (size_t w = 0; w < W; w++) {
-                const uint64_t a = M[w * fp + i], b = a & c1[w], *x = M + w * fp + jb;
-                for (size_t l = 0; l < 8; l++) {
-                    at[l] += (uint32_t)__builtin_popcountll(a & x[l]);
-                    ap[l] += (uint32_t)__builtin_popcountll(b & x[l]);
+            /* four lanes at a time: eight counters, the row's words and the
+             * pointer fit the general registers (eight lanes spilled them,
+             * and the stores of the counters stalled the copy out) */
+            for (size_t jq = jb; jq < jb + 8; jq += 4) {
+                uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+                for (size_t w = 0; w < W; w++) {
+                    const uint64_t a = M[w * fp + i], b = a & c1[w], *x = M + w * fp + jq;
+                    t0 += (uint64_t)__builtin_popcountll(a & x[0]);
+                    t1 += (uint64_t)__builtin_popcountll(a & x[1]);
+                    t2 += (uint64_t)__builtin_popcountll(a & x[2]);
+                    t3 += (uint64_t)__builtin_popcountll(a & x[3]);
+                    p0 += (uint64_t)__builtin_popcountll(b & x[0]);
+                    p1 += (uint64_t)__builtin_popcountll(b & x[1]);
+                    p2 += (uint64_t)__builtin_popcountll(b & x[2]);
+                    p3 += (uint64_t)__builtin_popcountll(b & x[3]);
                 }
+                uint32_t *to = T + i * fp + jq, *po = P + i * fp + jq;
+                to[0] = (uint32_t)t0, to[1] = (uint32_t)t1, to[2] = (uint32_t)t2, to[3] = (uint32_t)t3;
+                po[0] = (uint32_t)p0, po[1] = (uint32_t)p1, po[2] = (uint32_t)p2, po[3] = (uint32_t)p3;
             }
-            memcpy(T + i * fp + jb, at, sizeof at);
-            memcpy(P + i * fp + jb, ap, sizeof ap);
 #endif
         }
     }
