@@ -479,7 +479,7 @@ static uint64_t env_u64(const char *name, uint64_t fallback)
 static void test_axis_numeric_random(void **state)
 {
     (void)state;
-    uint64_t base = env_u64("PDT_ORACLE_SEED", BASE_SEED), count = env_u64("PDT_ORACLE_COUNT", INSTANCES);
+    uint64_t base = env_u64("PDT_ORACLE_SEED", BASE_SEED), count = env_u64("PDT_ORACLE_COUNT", tu_scaled(INSTANCES));
     stats st;
     stats_init(&st);
     for (uint64_t i = 0; i < count; i++) {
@@ -825,7 +825,7 @@ static bool vb_check(const vb_inst *c, vb_stats *st)
 static void test_axis_numeric_vs_binary(void **state)
 {
     (void)state;
-    uint64_t base = env_u64("PDT_ORACLE_SEED", VB_BASE_SEED), count = env_u64("PDT_ORACLE_COUNT", VB_INSTANCES);
+    uint64_t base = env_u64("PDT_ORACLE_SEED", VB_BASE_SEED), count = env_u64("PDT_ORACLE_COUNT", tu_scaled(VB_INSTANCES));
     vb_stats st;
     memset(&st, 0, sizeof st);
     st.min_n = SIZE_MAX;

@@ -634,7 +634,7 @@ static size_t run(const char *family, void (*make)(instance *, uint64_t), uint64
                   uint64_t count)
 {
     base = env_u64("PDT_ORACLE_SEED", base);
-    count = env_u64("PDT_ORACLE_COUNT", count);
+    count = env_u64("PDT_ORACLE_COUNT", tu_scaled(count));
     stats st = {.min_n = SIZE_MAX, .min_m = SIZE_MAX};
     for (uint64_t i = 0; i < count; i++) {
         instance in;

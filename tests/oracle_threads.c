@@ -134,7 +134,7 @@ static bool check_case(const family *f, uint64_t seed)
 static size_t run(const family *f, uint64_t base, uint64_t count)
 {
     const char *env = getenv("PDT_ORACLE_COUNT");
-    if (env) count = strtoull(env, NULL, 0);
+    count = env ? strtoull(env, NULL, 0) : tu_scaled(count);
     size_t failed = 0;
     for (uint64_t i = 0; i < count; i++) failed += !check_case(f, base + i);
     printf("threads oracle %s (engine %d): %llu instances, %zu failed\n", f->rules, (int)f->engine,
@@ -283,7 +283,7 @@ static void test_threads_binary(void **state)
 {
     (void)state;
     const char *env = getenv("PDT_ORACLE_COUNT");
-    uint64_t count = env ? strtoull(env, NULL, 0) : 100, failed = 0;
+    uint64_t count = env ? strtoull(env, NULL, 0) : tu_scaled(100), failed = 0;
     for (uint64_t i = 0; i < count; i++) failed += !binary_case(BASE_SEED + 5000 + i);
     printf("threads oracle binary: %llu instances, %llu failed\n", (unsigned long long)count,
            (unsigned long long)failed);

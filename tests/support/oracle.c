@@ -319,7 +319,7 @@ size_t oracle_run(const char *family, void (*make)(oracle_case *c, uint64_t seed
                   uint64_t count)
 {
     base = env_u64("PDT_ORACLE_SEED", base);
-    count = env_u64("PDT_ORACLE_COUNT", count);
+    count = env_u64("PDT_ORACLE_COUNT", tu_scaled(count));
     bool verbose = getenv("PDT_ORACLE_VERBOSE") != NULL;
     oracle_stats stats;
     oracle_stats_init(&stats);

@@ -138,6 +138,15 @@ char *tu_read_file(const char *path)
     return s;
 }
 
+uint64_t tu_scaled(uint64_t count)
+{
+    const char *v = getenv("PDT_TEST_SCALE");
+    double f = v && *v ? strtod(v, NULL) : 1.0;
+    if (!(f > 0.0) || f >= 1.0) return count;
+    uint64_t n = (uint64_t)((double)count * f + 0.5);
+    return n ? n : 1;
+}
+
 uint64_t tu_rand(tu_rng *r)
 {
     uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
