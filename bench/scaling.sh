@@ -7,12 +7,13 @@
 # K = 2 on N = 40 (gen_conic2d.sh 40 1): pdt fit with --threads 1 and 2, and
 # `mpirun -np 2 pdt-mpi fit --threads 1`; the same for the binary backend at
 # depth 5 on australian-credit ($DL85_DIR, default ../shared/data/dl85 beside
-# the checkout).  Prints the median and best wall seconds of $REPEAT
+# the checkout), and for the numeric axis backend at depth 4 on room
+# ($CONTINUOUS_DIR).  Prints the median and best wall seconds of $REPEAT
 # (default 1) interleaved rounds, the speed-ups against one thread, the
 # optimum of each run (they must agree) and the work balance line of the
 # closing note (max/mean of the root work per thread or rank); CEILING=1 adds
 # two serial copies run at once, the most two cores of this machine give.  ONLY=binary,
-# hyperplane or conic runs one of them.  With N80_SECONDS = S it runs
+# hyperplane, conic, conic60 or numeric (or a list of them) runs only those.  With N80_SECONDS = S it runs
 # conics K = 2 on N = 80 with 2 threads and a time limit of S seconds, and
 # reports the time to proof (or that the limit struck); N80_RANKS=1 adds one
 # thread and `mpirun -np 2` on it.  Conics K = 2 on N = 60 (ONLY=all or
@@ -139,12 +140,18 @@ if [[ -x $mpi && ${NOMPI:-0} == 0 ]]; then
   done | sort -n | head -1)
   printf '%-38s %8.3f s  (fixed cost of every rank run)\n' "mpirun -np 2 pdt-mpi --help" "$start"
 fi
-[[ $only == all || $only == hyperplane ]] && case_ "hyperplane K=2 N=200" "$tmp/xor200.csv" --rules hyperplane --size 2
-[[ $only == all || $only == conic ]] && case_ "conic K=2 N=40" "$tmp/conic40.csv" --rules hypersurface --size 2
-[[ $only == all || $only == conic60 ]] && case_ "conic K=2 N=60" "$tmp/conic60.csv" --rules hypersurface --size 2
+[[ $only == all || " $only " == *" hyperplane "* ]] && case_ "hyperplane K=2 N=200" "$tmp/xor200.csv" --rules hyperplane --size 2
+[[ $only == all || " $only " == *" conic "* ]] && case_ "conic K=2 N=40" "$tmp/conic40.csv" --rules hypersurface --size 2
+[[ $only == all || " $only " == *" conic60 "* ]] && case_ "conic K=2 N=60" "$tmp/conic60.csv" --rules hypersurface --size 2
 dl85=${DL85_DIR:-$here/../../shared/data/dl85}
-if [[ ($only == all || $only == binary) && -r $dl85/australian-credit.txt ]]; then
+if [[ ($only == all || " $only " == *" binary "*) && -r $dl85/australian-credit.txt ]]; then
   case_ "binary depth 5 australian-credit" "$dl85/australian-credit.txt" --format dl85 --rules binary --depth 5
+fi
+# The numeric axis backend at depth 4 on room (10 129 rows × 16 features),
+# $CONTINUOUS_DIR (default ../shared/data/continuous beside the checkout).
+continuous=${CONTINUOUS_DIR:-$here/../../shared/data/continuous}
+if [[ ($only == all || " $only " == *" numeric "*) && -r $continuous/room.csv ]]; then
+  case_ "numeric depth 4 room (10129 rows)" "$continuous/room.csv" --rules axis --depth 4
 fi
 if [[ $n80 != 0 ]]; then
   repeat=1 # minutes per run: once each
