@@ -127,6 +127,7 @@ static void expect_generic(const pdt_dataset *ds, uint32_t depth, uint32_t size,
 static void random_trials(uint64_t seed, int trials, uint32_t lo, uint32_t span, const char *label)
 {
     tu_rng g = {seed};
+    trials = (int)tu_scaled((uint64_t)trials);
     for (int t = 0; t < trials; t++) {
         const pdt_dataset *src = sources[t % N_FILES];
         uint32_t depth = lo + tu_below(&g, span), cap = (1u << depth) - 1;

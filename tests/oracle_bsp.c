@@ -407,7 +407,8 @@ static void test_bsp_random_vs_brute_force(void **state)
     (void)state;
     tu_rng rng = {31};
     int strictly_better = 0, total = 0;
-    for (int trial = 0; trial < 300; trial++) {
+    const int trials = (int)tu_scaled(300);
+    for (int trial = 0; trial < trials; trial++) {
         instance in;
         instance_random(&in, &rng, trial < 240 ? 1 + (int)tu_below(&rng, 6) : 7, trial % 2 ? 6 : 12);
         pdt_bsp *b = read_instance(in.text);

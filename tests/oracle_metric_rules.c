@@ -307,7 +307,8 @@ static void run(const char *family, void (*make)(oracle_case *c, uint64_t seed),
 {
     totals tot = {0};
     size_t failures = 0;
-    for (uint64_t i = 0; i < INSTANCES; i++) {
+    const uint64_t count = tu_scaled(INSTANCES);
+    for (uint64_t i = 0; i < count; i++) {
         oracle_case c;
         make(&c, base + i);
         if (!check_case(&c, &tot)) failures++;

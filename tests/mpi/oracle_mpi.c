@@ -141,7 +141,7 @@ static bool check_case(const family *f, uint64_t seed)
 static size_t run(const family *f, uint64_t base, uint64_t count)
 {
     const char *env = getenv("PDT_ORACLE_COUNT");
-    if (env) count = strtoull(env, NULL, 0);
+    count = env ? strtoull(env, NULL, 0) : tu_scaled(count);
     size_t failed = 0;
     for (uint64_t i = 0; i < count; i++) failed += !check_case(f, base + i);
     printf("ranks oracle %s (engine %s): %llu instances, %zu failed\n", f->rules, f->engine,
