@@ -36,15 +36,6 @@
 #define CERT_SAMPLES (UINT64_C(1) << 22)   /* else subsets sampled, */
 #define CERT_BLOCKS 64u                    /* in blocks of fixed seeds */
 
-/* Orientation sign of the G + 1 sorted rows s (the last against the tuple
- * of the others), 0 when unknown or zero. */
-static int orientation(const hss *h, const uint32_t *s)
-{
-    uint64_t rank = hss_colex_rank(h, s);
-    if (h->kind[rank] != 1) return 0; /* dependent, or rows on its surface */
-    return pdt_bit_get(h->base + rank * h->words, s[h->G]) ? -1 : 1;
-}
-
 /* Whether the sorted G + 2 rows p are a certificate: the signs of λ split
  * them into two groups of one class each, different classes. */
 static bool certificate(const hss *h, const uint32_t *p)
@@ -55,12 +46,23 @@ static bool certificate(const hss *h, const uint32_t *p)
     bool mixed = false; /* one class only: no certificate, and no table read */
     for (size_t i = 1; i < k; i++) mixed |= h->label[p[i]] != h->label[p[0]];
     if (!mixed) return false;
+    /* The k orientations' table entries, asked for before any is read: the
+     * reads fall anywhere in the table (megabytes), and issued together
+     * they overlap instead of waiting one after another. */
+    uint64_t rank[HS_MAX_LIFTED + 2];
+    uint32_t row[HS_MAX_LIFTED + 2];
     for (size_t i = 0; i < k; i++) {
         size_t m = 0;
         for (size_t j = 0; j < k; j++)
             if (j != i) s[m++] = p[j];
-        int o = orientation(h, s);
-        if (o == 0) return false;
+        rank[i] = hss_colex_rank(h, s);
+        row[i] = s[h->G];
+        __builtin_prefetch(h->kind + rank[i]);
+        __builtin_prefetch(h->base + rank[i] * h->words + row[i] / 64);
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (h->kind[rank[i]] != 1) return false; /* dependent, or rows on its surface */
+        int o = pdt_bit_get(h->base + rank[i] * h->words, row[i]) ? -1 : 1;
         int side = (o > 0) == (i % 2 == 0); /* sign of λ_i = (−1)^i · o */
         int64_t c = h->label[p[i]];
         if (cls[side] == -1) cls[side] = c;
