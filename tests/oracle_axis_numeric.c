@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "model_impl.h"
+#include "same_tree.h"
 #include "test_util.h"
 
 #define BASE_SEED UINT64_C(0xa815c0e000000000)
@@ -253,30 +254,6 @@ static pdt_status fit(pdt_model **m, const pdt_dataset *ds, const inst *c, pdt_e
     return pdt_fit(m, ds, &o, err);
 }
 
-static bool same_rule(const pdt_rule *a, const pdt_rule *b)
-{
-    if (a->cls != b->cls || a->n_ints != b->n_ints || a->n_rats != b->n_rats) return false;
-    for (size_t k = 0; k < a->n_ints; k++)
-        if (a->ints[k] != b->ints[k]) return false;
-    for (size_t k = 0; k < a->n_rats; k++)
-        if (!mpq_equal(a->rats[k], b->rats[k])) return false;
-    return true;
-}
-
-/* The same tree: nodes, labels, item counts and exact rules. */
-static bool same_tree(const pdt_model *a, const pdt_model *b)
-{
-    if (a->n_nodes != b->n_nodes || !mpq_equal(a->objective, b->objective)) return false;
-    for (size_t k = 0; k < a->n_nodes; k++) {
-        const pdt_tree_node *x = &a->nodes[k], *y = &b->nodes[k];
-        if (x->left != y->left || x->right != y->right || x->label != y->label || x->n_items != y->n_items ||
-            (x->rule < 0) != (y->rule < 0))
-            return false;
-        if (x->rule >= 0 && !same_rule(&a->rules[x->rule], &b->rules[y->rule])) return false;
-    }
-    return true;
-}
-
 /* The tree does not depend on how the search got there: with 2 and 3
  * threads (the root's features as tasks sharing the incumbent, each worker
  * with its own cache) and with the cache off, the serial fit's tree, rule for
@@ -292,7 +269,7 @@ static void check_threads(ctx *x, const pdt_model *serial, const pdt_dataset *ds
         if (variant < 2) v.threads = 2 + variant;
         else v.no_memo = true;
         if (pdt_fit(&m, ds, &v, &err)) bad(x, "variant %u: pdt_fit failed: %s", variant, err.message);
-        else if (!same_tree(serial, m)) bad(x, "%s: a different tree than the serial fit's",
+        else if (!tu_same_tree(serial, m)) bad(x, "%s: a different tree than the serial fit's",
                                             variant == 0 ? "2 threads" : variant == 1 ? "3 threads" : "no cache");
         pdt_model_free(&m);
     }

@@ -17,6 +17,7 @@
 
 #include "model_impl.h"
 #include "oracle.h"
+#include "same_tree.h"
 #include "test_util.h"
 
 #define BASE_SEED UINT64_C(0x7d13000000000000)
@@ -27,30 +28,6 @@ typedef struct family {
     pdt_engine engine;
     int check; /* the engine whose optimum the serial fit must equal, or -1 */
 } family;
-
-static bool same_rule(const pdt_rule *a, const pdt_rule *b)
-{
-    if (a->cls != b->cls || a->n_ints != b->n_ints || a->n_rats != b->n_rats) return false;
-    for (size_t k = 0; k < a->n_ints; k++)
-        if (a->ints[k] != b->ints[k]) return false;
-    for (size_t k = 0; k < a->n_rats; k++)
-        if (!mpq_equal(a->rats[k], b->rats[k])) return false;
-    return true;
-}
-
-/* Node by node: shape, labels, items and exact rules. */
-static bool same_tree(const pdt_model *a, const pdt_model *b)
-{
-    if (a->n_nodes != b->n_nodes || !mpq_equal(a->objective, b->objective)) return false;
-    for (size_t k = 0; k < a->n_nodes; k++) {
-        const pdt_tree_node *x = &a->nodes[k], *y = &b->nodes[k];
-        if (x->left != y->left || x->right != y->right || x->label != y->label || x->n_items != y->n_items ||
-            (x->rule < 0) != (y->rule < 0))
-            return false;
-        if (x->rule >= 0 && !same_rule(&a->rules[x->rule], &b->rules[y->rule])) return false;
-    }
-    return true;
-}
 
 static pdt_model *fit(const pdt_dataset *ds, const family *f, const oracle_case *c, uint32_t threads,
                       pdt_engine engine)
@@ -115,7 +92,7 @@ static bool check_case(const family *f, uint64_t seed)
     static const uint32_t threads[] = {2, 4};
     for (size_t t = 0; ok && t < 2; t++) {
         pdt_model *m = fit(ds, f, &c, threads[t], f->engine);
-        if (!m || !same_tree(serial, m)) {
+        if (!m || !tu_same_tree(serial, m)) {
             printf("%s: %u threads give another tree than 1\n", f->rules, threads[t]);
             ok = false;
         }
@@ -264,7 +241,7 @@ static bool binary_case(uint64_t seed)
     static const uint32_t threads[] = {2, 4};
     for (size_t t = 0; ok && t < 2; t++) {
         pdt_model *m = binary_fit(ds, PDT_ENGINE_AUTO, depth, size, lex, threads[t]);
-        if (!m || !same_tree(serial, m)) {
+        if (!m || !tu_same_tree(serial, m)) {
             printf("binary: %u threads give another tree than 1\n", threads[t]);
             ok = false;
         }

@@ -42,11 +42,11 @@ char *tu_read_file(const char *path);
 /* Deterministic PRNG (splitmix64) for generated instances. */
 typedef struct tu_rng { uint64_t s; } tu_rng;
 uint64_t tu_rand(tu_rng *r);
+uint32_t tu_below(tu_rng *r, uint32_t n); /* uniform in [0, n) */
 /* A random-instance count scaled by PDT_TEST_SCALE (a fraction, default 1;
  * at least 1): scripts/check runs the sanitizer builds, 2-5 times slower,
  * on a share of the instances the release build checks in full. */
 uint64_t tu_scaled(uint64_t count);
-uint32_t tu_below(tu_rng *r, uint32_t n); /* uniform in [0, n) */
 
 /* An optimal fit (the test fails on an error or an unproven answer): rules,
  * depth limit (PDT_UNLIMITED: none), --sparse (NULL: none), engine. */
