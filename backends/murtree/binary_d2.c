@@ -48,11 +48,9 @@ pdt_status d2_new(d2_solver **out, const bs_data *data, pdt_error *err)
     s->nc = data->nc ? data->nc : 1;
     const char *cw = getenv("PDT_BINARY_COMPACT_WORDS");
     s->compact_words = cw ? strtoul(cw, NULL, 10) : D2_COMPACT_WORDS;
-    const char *px = getenv("PDT_BINARY_PEXT");
 #ifdef __BMI2__
+    const char *px = getenv("PDT_BINARY_PEXT");
     s->pext = px && *px ? *px == '1' : d2_pext_fast();
-#else
-    (void)px, s->pext = false; /* no PEXT in this build */
 #endif
     s->seen_cap = 16;
     while (s->seen_cap < 2 * fp) s->seen_cap *= 2;

@@ -289,4 +289,3 @@ void bt_shared_publish(bs_search *s, const bs_set *D)
     link->pending[link->n_pending++] = D->node;
     if (link->n_pending == BT_BATCH) bt_shared_flush(link);
 }
-
