@@ -159,6 +159,36 @@ static void test_oracle_binary_compact(void **state)
     random_trials(4711, 120, 3, 3, "compact ");
 }
 
+/* The processor rule of d2_pext_fast on published cpuid signatures (leaf 1,
+ * eax): PEXT is microcode on AMD before Zen 3 (family 0x19) and on Hygon,
+ * one instruction on Intel.  The family is the base family plus the extended
+ * one when the base is 0xf; a rule reading only the base, or calling Zen 2
+ * fast, fails here. */
+static void test_oracle_binary_pext_rule(void **state)
+{
+    (void)state;
+    const struct {
+        const char *vendor;
+        uint32_t signature;
+        bool fast;
+    } cpu[] = {
+        {"GenuineIntel", 0x000306C3, true},  /* Haswell */
+        {"GenuineIntel", 0x00050654, true},  /* Skylake-SP */
+        {"GenuineIntel", 0x000806F8, true},  /* Sapphire Rapids */
+        {"AuthenticAMD", 0x00660F01, false}, /* Excavator, family 0x15 */
+        {"AuthenticAMD", 0x00800F12, false}, /* Zen 1 (EPYC 7601), 0x17 */
+        {"AuthenticAMD", 0x00830F10, false}, /* Zen 2 (EPYC 7742), 0x17 */
+        {"HygonGenuine", 0x00900F01, false}, /* Dhyana, 0x18 */
+        {"AuthenticAMD", 0x00A00F11, true},  /* Zen 3 (EPYC 7763), 0x19 */
+        {"AuthenticAMD", 0x00A10F11, true},  /* Zen 4 (EPYC 9654), 0x19 */
+        {"AuthenticAMD", 0x00B00F21, true},  /* Zen 5, 0x1a */
+    };
+    for (size_t k = 0; k < sizeof cpu / sizeof *cpu; k++)
+        if (d2_pext_fast_on(cpu[k].vendor, cpu[k].signature) != cpu[k].fast)
+            fail_msg("%.12s %#010x: PEXT fast %d, want %d", cpu[k].vendor, (unsigned)cpu[k].signature,
+                     !cpu[k].fast, cpu[k].fast);
+}
+
 /* The six-step compress that replaces PEXT where PEXT is slow (binary_d2.h)
  * against the specification, bit by bit: x's bits at m's ones, packed low in
  * m's order.  Masks of every density (random, sparse, dense, runs, single
@@ -380,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_oracle_binary_optimum),
         cmocka_unit_test_setup_teardown(test_oracle_binary_compact, compact_always, compact_default),
         cmocka_unit_test(test_oracle_binary_compress),
+        cmocka_unit_test(test_oracle_binary_pext_rule),
         cmocka_unit_test(test_oracle_binary_squeeze_ways),
         cmocka_unit_test(test_oracle_binary_few_nodes_deep),
         cmocka_unit_test(test_oracle_binary_sparse),

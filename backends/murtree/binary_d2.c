@@ -91,18 +91,24 @@ void d2_free(d2_solver **sp)
 
 /* ------------------------------------------------------------ compaction */
 
+bool d2_pext_fast_on(const char vendor[12], uint32_t signature)
+{
+    const bool amd = !memcmp(vendor, "AuthenticAMD", 12) || !memcmp(vendor, "HygonGenuine", 12);
+    if (!amd) return true;
+    unsigned family = (signature >> 8) & 0xf;
+    if (family == 0xf) family += (signature >> 20) & 0xff;
+    return family >= 0x19; /* Zen 3 */
+}
+
 bool d2_pext_fast(void)
 {
 #if defined(__BMI2__) && defined(__x86_64__)
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
-    const bool amd = (b == 0x68747541 && d == 0x69746e65) /* "AuthenticAMD" */ ||
-                     (b == 0x6f677948 && d == 0x6e65476e); /* "HygonGenuine" */
-    if (!amd) return true;
+    char vendor[12]; /* ebx, edx, ecx */
+    memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
     if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
-    unsigned family = (a >> 8) & 0xf;
-    if (family == 0xf) family += (a >> 20) & 0xff;
-    return family >= 0x19; /* Zen 3 */
+    return d2_pext_fast_on(vendor, a);
 #else
     return false;
 #endif

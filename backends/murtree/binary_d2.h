@@ -111,6 +111,9 @@ void *d2_alloc64(size_t bytes);
 /* Whether PEXT is one fast instruction here: built with BMI2 and not an AMD
  * processor before Zen 3, whose microcode takes tens of cycles a word. */
 bool d2_pext_fast(void);
+/* The rule of d2_pext_fast for a processor of cpuid vendor string `vendor`
+ * (leaf 0: ebx, edx, ecx) and signature (leaf 1: eax); any build. */
+bool d2_pext_fast_on(const char vendor[12], uint32_t signature);
 /* Squeezes col to the items (s's n_nz nonzero words from d2_nonzero) into
  * out[0], out[stride], ...; returns the number of set bits. */
 uint32_t d2_squeeze(const d2_solver *s, uint64_t *out, size_t stride, const uint64_t *col,
