@@ -5,7 +5,9 @@
  * (--engine fused), the hypersurface backend (conics, K = 2; without its
  * warm start, so the winner comes from the enumeration the ranks share) and
  * the numeric axis backend, and the binary backend (its root features; with
- * --lexicographic now and then).  The engine's ranks own root positions and
+ * --lexicographic now and then); and the categorical family's branch search
+ * (multiway splits, --sparse without limits), which every rank runs whole and
+ * rank 0 reports.  The engine's ranks own root positions and
  * steal from each other's lists when done with theirs; with three ranks they
  * steal first (PDT_MPI_STEAL_FIRST), so that stolen work decides results.
  * Every rank count runs the same instances; PDT_ORACLE_COUNT overrides how
@@ -89,12 +91,40 @@ static void binary_csv(char *csv, size_t cap, tu_rng *rng)
     }
 }
 
+/* Text categories: 2–4 features of 2–4 values, 2–3 classes named by words;
+ * the class mostly a function of the first two features. */
+static void categorical_csv(char *csv, size_t cap, tu_rng *rng)
+{
+    static const char *const label[] = {"yes", "no", "maybe"};
+    uint32_t nf = 2 + tu_below(rng, 3), rows = 12 + tu_below(rng, 40), classes = 2 + tu_below(rng, 2), k[4];
+    size_t at = 0;
+    for (uint32_t j = 0; j < nf; j++) {
+        k[j] = 2 + tu_below(rng, 3);
+        at += (size_t)snprintf(csv + at, cap - at, "colour%u,", j);
+    }
+    at += (size_t)snprintf(csv + at, cap - at, "answer\n");
+    for (uint32_t i = 0; i < rows; i++) {
+        uint32_t v[4];
+        for (uint32_t j = 0; j < nf; j++) {
+            v[j] = tu_below(rng, k[j]);
+            at += (size_t)snprintf(csv + at, cap - at, "c%u_%u,", j, v[j]);
+        }
+        uint32_t c = (v[0] + v[1]) % classes;
+        if (tu_below(rng, 5) == 0) c = tu_below(rng, classes);
+        at += (size_t)snprintf(csv + at, cap - at, "%s\n", label[c]);
+    }
+}
+
 static bool check_case(const family *f, uint64_t seed)
 {
     oracle_case c = {0};
     char csv[8192], name[64], k[16], np[16], out[512], serial[512];
     const bool binary = strcmp(f->rules, "binary") == 0, lex = binary && seed % 2;
-    if (binary) {
+    const bool categorical = strcmp(f->rules, "categorical") == 0;
+    if (categorical) {
+        tu_rng rng = {seed};
+        categorical_csv(csv, sizeof csv, &rng);
+    } else if (binary) {
         tu_rng rng = {seed};
         binary_csv(csv, sizeof csv, &rng);
         c.k = 3 + (seed % 3 == 0); /* a depth */
@@ -105,9 +135,10 @@ static bool check_case(const family *f, uint64_t seed)
     snprintf(name, sizeof name, "mpi_%llx.csv", (unsigned long long)seed);
     char *data = tu_write_file(name, csv);
     snprintf(k, sizeof k, "%u", c.k);
+    if (categorical) snprintf(k, sizeof k, "%s", seed % 2 ? "0.05" : "1/40"); /* λ */
     snprintf(serial, sizeof serial, "%s/serial_%llx.json", tu_tmpdir(), (unsigned long long)seed);
     char *pdt = getenv("PDT_BIN"), *mpi = getenv("PDT_MPI_BIN"), *exec = getenv("PDT_MPIEXEC");
-    char *limit = binary ? "--depth" : "--size", *last = lex ? "--lexicographic" : NULL;
+    char *limit = categorical ? "--sparse" : binary ? "--depth" : "--size", *last = lex ? "--lexicographic" : NULL;
     char *one[] = {pdt, "fit", "--data", data, "--rules", (char *)f->rules, "--engine", (char *)f->engine,
                    limit, k, "--threads", "1", "-o", serial, last, NULL};
     bool ok = run_ok(one);
@@ -129,8 +160,9 @@ static bool check_case(const family *f, uint64_t seed)
         ok = run_ok(argv) && same_result(serial, out);
         if (!ok) printf("%s (engine %s): %d ranks give another result than pdt fit\n", f->rules, f->engine, ranks);
     }
-    if (!ok && binary) printf("seed %#llx, depth %u%s\n%s", (unsigned long long)seed, c.k, lex ? ", lexicographic" : "", csv);
-    if (!ok && !binary) {
+    if (!ok && (binary || categorical))
+        printf("seed %#llx, %s %s%s\n%s", (unsigned long long)seed, limit, k, lex ? ", lexicographic" : "", csv);
+    if (!ok && !binary && !categorical) {
         printf("seed %#llx, K = %u\n", (unsigned long long)seed, c.k);
         oracle_print_case(&c);
     }
@@ -210,6 +242,15 @@ static void test_mpi_binary(void **state)
     assert_int_equal(run(&f, BASE_SEED + 5000, 8), 0);
 }
 
+/* The categorical family: every rank runs the branch search (not shared over
+ * ranks); rank 0's answer is the serial one, with one or two threads a rank. */
+static void test_mpi_categorical(void **state)
+{
+    (void)state;
+    family f = {"categorical", "auto", 0, 0, 0};
+    assert_int_equal(run(&f, BASE_SEED + 6000, 8), 0);
+}
+
 /* A time limit that strikes while the ranks make the side bitsets of 319 200
  * hyperplane rules (400 points): they agree to drop the rules (a rank that
  * dropped them alone would hold other rules than the rest, and its
@@ -255,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_mpi_conic_backend_warm),
         cmocka_unit_test(test_mpi_axis_numeric),
         cmocka_unit_test(test_mpi_binary),
+        cmocka_unit_test(test_mpi_categorical),
         cmocka_unit_test(test_mpi_time_limit_in_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
