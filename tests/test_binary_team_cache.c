@@ -67,7 +67,7 @@ static void make_sets(fact_set *sets, size_t n, uint64_t seed)
     }
 }
 
-/* Random facts about set i in w's cache: depth-2 optima (some unknown), and
+/* Random facts about the set f in w's cache: depth-2 optima (some unknown), and
  * `entries` (d, n) entries, lower bounds or (when optima) optima; returns the
  * node.  An optimum's shape is its (d, n), so that it covers no other entry's
  * limits (a bound under an optimum that covers it is not kept: bc_optimum). */
