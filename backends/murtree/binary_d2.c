@@ -106,7 +106,9 @@ bool d2_pext_fast(void)
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
     char vendor[12]; /* ebx, edx, ecx */
-    memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
     if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
     return d2_pext_fast_on(vendor, a);
 #else
