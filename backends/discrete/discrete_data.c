@@ -82,6 +82,20 @@ void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t 
         for (size_t t = 0; t < len; t++) start[code[items[t]] + 1]++;
     for (size_t v = 0; v < kf; v++) start[v + 1] += start[v];
     assert(start[kf] == len);
+    if (kf == 2) { /* two cursors in registers: while both sides have room, every item is written at
+                      both and one cursor moves on (the other slot is filled again later) */
+        const size_t ones = start[1];
+        size_t zero = 0, one = ones, t = 0;
+        for (; zero < ones && one < len; t++) {
+            const uint32_t i = items[t], v = code[i];
+            out[zero] = i, out[one] = i;
+            zero += 1 - v, one += v;
+        }
+        const size_t rest = len - t, at = zero < ones ? zero : one; /* all of one code: the side with room */
+        assert(at + rest == (zero < ones ? ones : len));
+        if (rest) memcpy(out + at, items + t, rest * sizeof *out);
+        return;
+    }
     for (size_t t = 0; t < len; t++) {
         uint32_t v = code[items[t]];
         out[start[v]++] = items[t];
