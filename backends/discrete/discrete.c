@@ -99,12 +99,27 @@ static int64_t count_bound(const dc_search *s, const dc_frame *fr, uint32_t f, b
     return gain - most <= p->split_cost ? DC_INF : q;
 }
 
+/* The counts of a region (items, len) into fr: when it is child v of its
+ * parent's split on two-valued f (parent: else NULL), from the parent's
+ * bitsets (dc_kids_count: both children at once, kept for the other and
+ * for the child's search after its look-ahead); else from its items.  True
+ * when fr holds the region's bitsets (dc_class_bits). */
+static bool count_region(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len, dc_frame *parent, uint32_t f,
+                         uint32_t v)
+{
+    if (parent && s->p->k[f] == 2 && (parent->kid[v].ready || dc_kids_count(s, parent, f, parent->cm + (size_t)f * s->maxk))) {
+        dc_kid_load(s, fr, &parent->kid[v], items, len);
+        return true;
+    }
+    return dc_class_bits(s, fr, items, len);
+}
+
 /* A lower bound of a region (rows, m; at `depth`) from its own look-ahead:
  * its leaf (errors given), or a split whose children are each a leaf or one
  * more split.  Stops at `known` (nothing better is sought).  Scratch: the
  * frame of `depth`, free while the region's parent chooses its split. */
 static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t depth, uint64_t errors, uint64_t floor,
-                          int64_t known)
+                          int64_t known, dc_frame *parent, uint32_t f, uint32_t v)
 {
     const dc_problem *p = s->p;
     int64_t best = (int64_t)errors * p->err_cost;
@@ -112,7 +127,7 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     dc_frame *fr = dc_frame_at(s, depth);
     if (!fr) return known;
     const bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
-    const bool bits = dc_class_bits(s, fr, rows, m);
+    const bool bits = count_region(s, fr, rows, m, parent, f, v);
     for (size_t g = 0; g < p->nf && best > known; g++) {
         size_t at = g * s->maxk;
         if (dc_count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
@@ -139,7 +154,7 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c
         } else if (e) {
             if (!e->looked) { /* (look_bound counts in frames; the memo stays where it is) */
                 int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
-                                        min64(clb[v], e->lb));
+                                        min64(clb[v], e->lb), fr, f, (uint32_t)v);
                 if (lb > e->lb) e->lb = lb;
                 e->looked = true;
                 clb[v] = lb > clb[v] ? lb : clb[v];
@@ -152,7 +167,7 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c
 }
 
 static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
-                     int64_t ub);
+                     int64_t ub, dc_frame *parent, uint32_t f, uint32_t v);
 static void dc_deepen(dc_search *s);
 
 /* The children of the split on f (fr->part, fr->start; bounds clb of f's
@@ -180,7 +195,7 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
             if (slack <= 0) return false;
             int64_t child_ub = clb[v] + (step < slack ? step : slack);
             size_t kl = extend(fr->key, c, depth, f, (uint32_t)v);
-            int64_t got = solve(s, fr->part + start[v], start[v + 1] - start[v], fr->key, kl, child_ub);
+            int64_t got = solve(s, fr->part + start[v], start[v + 1] - start[v], fr->key, kl, child_ub, fr, f, (uint32_t)v);
             if (s->stopped_by) return false;
             if (got > clb[v]) *total += got - clb[v], clb[v] = got;
             if (got < child_ub) done[v] = 1;
@@ -195,7 +210,7 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
 /* The optimum of branch c (items, len; `depth` conditions) if it is below
  * ub, else a lower bound that is at least ub. */
 static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
-                     int64_t ub)
+                     int64_t ub, dc_frame *parent, uint32_t f_parent, uint32_t v_parent)
 {
     const dc_problem *p = s->p;
     const uint32_t rem = depth_left(s, depth);
@@ -230,7 +245,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
          * only raise bounds.  Then the others' hashes (memo slots prefetched), then the memo */
         const uint32_t child_rem = depth_left(s, depth + 1);
         size_t n_split = 0;
-        const bool bits = fr && dc_class_bits(s, fr, items, len);
+        const bool bits = fr && count_region(s, fr, items, len, parent, f_parent, v_parent);
         for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
@@ -278,6 +293,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             dc_partition(s, f, items, len, fr->cm + (size_t)f * s->maxk, part, start); /* (sizes counted above) */
             /* every child's own look-ahead before any is solved: a costly sibling ends the split
              * before a cheap first child is searched under a loose budget */
+            fr->kid[0].ready = fr->kid[1].ready = false; /* (of the last split searched) */
             int64_t sum = p->split_cost + sharpen(s, fr, f, c, part, start, depth + 1, clb);
             bool complete = sum < bound && children(s, fr, f, c, depth, bound, &sum);
             lower = min64(lower, sum); /* the children's costs and bounds */
@@ -436,7 +452,7 @@ static pdt_status run(dc_search *s, dc_result *r, uint32_t max_depth, int64_t ub
     const dc_problem *p = s->p;
     s->max_depth = max_depth;
     uint32_t none = 0;
-    solve(s, all, p->n, &none, 0, ub);
+    solve(s, all, p->n, &none, 0, ub, NULL, 0, 0);
     memset(r, 0, sizeof *r);
     dc_build b = {s, r, 0, err};
     pdt_status st = grow_nodes(&b, 1);

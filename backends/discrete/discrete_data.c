@@ -35,6 +35,7 @@ void dc_frame_free(dc_frame *fr)
     free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
     free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
     free(fr->done), free(fr->bc);
+    for (size_t v = 0; v < 2; v++) free(fr->kid[v].rc), free(fr->kid[v].rtot), free(fr->kid[v].bc);
     *fr = (dc_frame){0};
 }
 
@@ -58,9 +59,17 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     fr->rtot = malloc((p->nc + 1) * sizeof *fr->rtot);
     fr->done = malloc(s->maxk * sizeof *fr->done);
     fr->bc = s->tbits ? malloc((p->nc + s->n_planes) * s->nb * sizeof *fr->bc) : NULL;
+    bool kids = true;
+    for (size_t v = 0; s->tbits && v < 2; v++) {
+        dc_kid *kid = &fr->kid[v];
+        kid->rc = malloc((p->nc + 1) * s->words * sizeof *kid->rc);
+        kid->rtot = malloc((p->nc + 1) * sizeof *kid->rtot);
+        kid->bc = malloc((p->nc + s->n_planes) * s->nb * sizeof *kid->bc);
+        kids = kids && kid->rc && kid->rtot && kid->bc;
+    }
     if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
         fr->split &&
-        (fr->rc || !s->bits) && fr->rtot && fr->done && (fr->bc || !s->tbits))
+        (fr->rc || !s->bits) && fr->rtot && fr->done && (fr->bc || !s->tbits) && kids)
         return fr;
     dc_frame_free(fr);
     return NULL;
@@ -116,17 +125,16 @@ void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t 
  * that word of all the binary features, which lie side by side in s->tbits
  * (one vector loop over the features, not a short loop over words per
  * feature: anneal, DL8.5, lambda = 0.01: see docs/categorical.md). */
-static void count_binary(const dc_search *s, dc_frame *fr)
+static void count_binary(const dc_search *s, const uint64_t *rc, uint32_t floor, uint32_t *acc)
 {
     const size_t nb = s->nb, nc = s->p->nc, words = s->words;
-    const size_t sets = nc + (fr->rtot[nc] ? s->n_planes : 0); /* planes only where errors are unavoidable */
-    const uint64_t *all = fr->rc + nc * words;
-    uint32_t *acc = fr->bc;
+    const size_t sets = nc + (floor ? s->n_planes : 0); /* planes only where errors are unavoidable */
+    const uint64_t *all = rc + nc * words;
     memset(acc, 0, (nc + s->n_planes) * nb * sizeof *acc);
     for (size_t w = 0; w < words; w++) {
         const uint64_t *t = s->tbits + w * nb;
         for (size_t r = 0; r < sets; r++) {
-            const uint64_t x = r < nc ? fr->rc[r * words + w] : all[w] & s->planes[(r - nc) * words + w];
+            const uint64_t x = r < nc ? rc[r * words + w] : all[w] & s->planes[(r - nc) * words + w];
             if (!x) continue;
             uint32_t *a = acc + r * nb;
             for (size_t j = 0; j < nb; j++) a[j] += (uint32_t)__builtin_popcountll(x & t[j]);
@@ -140,6 +148,7 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
 {
     const dc_problem *p = s->p;
     const size_t nc = p->nc, words = s->words;
+    fr->has_bits = false;
     if (!s->bits || nc * words >= BIT_ITEMS * len) return false;
     uint64_t *all = fr->rc + nc * words;
     memset(fr->rc, 0, (nc + 1) * words * sizeof *fr->rc);
@@ -154,8 +163,78 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
     fr->rsum = sum;
     for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
     fr->rtot[nc] = floor;
-    if (s->tbits) count_binary(s, fr);
+    if (s->tbits) count_binary(s, fr->rc, floor, fr->bc);
+    fr->has_bits = true;
     return true;
+}
+
+static uint64_t bits_sum(const dc_search *s, const uint64_t *all, const uint64_t *one);
+
+/* The children of a split on two-valued f from the node's bitsets: the
+ * smaller one's rows as the node's and f's (or not f's) words, counted as
+ * dc_class_bits counts a node; the other's as the node's less it. */
+bool dc_kids_count(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *m)
+{
+    if (!fr->has_bits || !s->tbits || s->tpos[f] == UINT32_MAX || !s->byte_hash) return false;
+    const size_t nc = s->p->nc, words = s->words, nb = s->nb, j = s->tpos[f];
+    const uint64_t *one = s->bits + s->bit_at[f];
+    const uint32_t v = m[1] <= m[0]; /* the smaller */
+    dc_kid *a = &fr->kid[v], *b = &fr->kid[1 - v];
+    for (size_t r = 0; r <= nc; r++)
+        for (size_t w = 0; w < words; w++) {
+            const uint64_t x = fr->rc[r * words + w];
+            a->rc[r * words + w] = v ? x & one[w] : x & ~one[w];
+            b->rc[r * words + w] = v ? x & ~one[w] : x & one[w];
+        }
+    /* code 1's class counts and unavoidable errors are the node's counts of f */
+    uint32_t floor1 = 0;
+    for (size_t q = 0; q < s->n_planes && fr->rtot[nc]; q++) floor1 += fr->bc[(nc + q) * nb + j] << q;
+    for (size_t c = 0; c < nc; c++) a->rtot[c] = v ? fr->bc[c * nb + j] : fr->rtot[c] - fr->bc[c * nb + j];
+    a->rtot[nc] = v ? floor1 : fr->rtot[nc] - floor1;
+    const uint64_t sum1 = bits_sum(s, fr->rc + nc * words, one); /* of code 1's rows */
+    a->rsum = v ? sum1 : fr->rsum - sum1;
+    count_binary(s, a->rc, a->rtot[nc], a->bc);
+    for (size_t c = 0; c <= nc; c++) b->rtot[c] = fr->rtot[c] - a->rtot[c];
+    b->rsum = fr->rsum - a->rsum;
+    const size_t cells = (nc + (fr->rtot[nc] ? s->n_planes : 0)) * nb;
+    for (size_t k = 0; k < cells; k++) b->bc[k] = fr->bc[k] - a->bc[k];
+    for (size_t k = cells; k < (nc + s->n_planes) * nb; k++) b->bc[k] = 0;
+    a->ready = b->ready = true;
+#ifndef NDEBUG
+    for (size_t u = 0; u < 2; u++) {
+        for (size_t c = 0; c < nc; c++) assert(pdt_bits_count(fr->kid[u].rc + c * words, words) == fr->kid[u].rtot[c]);
+        assert(pdt_bits_count(fr->kid[u].rc + nc * words, words) == m[u]);
+    }
+#else
+    (void)m;
+#endif
+    return true;
+}
+
+/* (items, len: the child's rows, which the Debug builds check the counts against) */
+void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *items, size_t len)
+{
+    const size_t nc = s->p->nc;
+    memcpy(fr->rc, kid->rc, (nc + 1) * s->words * sizeof *fr->rc);
+    memcpy(fr->rtot, kid->rtot, (nc + 1) * sizeof *fr->rtot);
+    memcpy(fr->bc, kid->bc, (nc + s->n_planes) * s->nb * sizeof *fr->bc);
+    fr->rsum = kid->rsum;
+    fr->has_bits = true;
+#ifndef NDEBUG
+    const uint64_t *all = fr->rc + nc * s->words;
+    uint64_t sum = 0;
+    uint32_t floor = 0, *cls = s->ccount;
+    memset(cls, 0, nc * sizeof *cls);
+    for (size_t t = 0; t < len; t++) {
+        assert(all[items[t] / 64] >> (items[t] % 64) & 1);
+        assert(fr->rc[s->p->y[items[t]] * s->words + items[t] / 64] >> (items[t] % 64) & 1);
+        sum += s->row_hash[items[t]], floor += s->fl[items[t]], cls[s->p->y[items[t]]]++;
+    }
+    assert(pdt_bits_count(all, s->words) == len && sum == fr->rsum && floor == fr->rtot[nc]);
+    for (size_t c = 0; c < nc; c++) assert(cls[c] == fr->rtot[c]);
+#else
+    (void)items, (void)len;
+#endif
 }
 
 /* Class counts by code of feature f (count[v * nc + c]) and unavoidable

@@ -63,6 +63,17 @@ typedef struct dc_cand {
 } dc_cand;
 
 
+/* The counts of one child of a two-valued split, made from its parent's
+ * bitsets (the smaller child counted, the other its parent less it) and
+ * read by the child's look-ahead and its search instead of counting again. */
+typedef struct dc_kid {
+    uint64_t *rc;    /* (nc + 1) * words, as dc_frame.rc */
+    uint32_t *rtot;  /* nc + 1 */
+    uint32_t *bc;    /* (nc + n_planes) * nb */
+    uint64_t rsum;
+    bool ready;      /* of the split the node is searching */
+} dc_kid;
+
 /* The scratch of one depth of the recursion (one node at a time per depth). */
 typedef struct dc_frame {
     uint32_t *part;  /* n: the node's items grouped by a feature's code */
@@ -81,6 +92,8 @@ typedef struct dc_frame {
     uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */
     dc_cand *cand;   /* nf */
     uint8_t *done;   /* maxk: the split's children solved */
+    bool has_bits;   /* rc, rsum, rtot and bc hold the node's (dc_class_bits) */
+    dc_kid kid[2];   /* with tbits: the counts of the children of the split searched */
 } dc_frame;
 
 extern const char dc_paused[];
@@ -95,6 +108,12 @@ void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t 
                   uint32_t *out, uint32_t *start);
 /* The node's bitsets into fr, when some split counts faster by them. */
 bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len);
+/* The children of fr's node split on two-valued feature f (of sizes m[0],
+ * m[1]) counted into fr->kid from the node's bitsets; false when they
+ * cannot be (the node has none, or f is not among tbits). */
+bool dc_kids_count(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *m);
+/* A child's counts from its parent (dc_kids_count) into fr, as dc_class_bits. */
+void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *items, size_t len);
 /* A split's children without moving rows: sizes, leaf and unavoidable errors. */
 size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                       uint32_t *m, uint32_t *err, uint32_t *fl);
