@@ -130,7 +130,7 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     const bool bits = count_region(s, fr, rows, m, parent, f, v);
     for (size_t g = 0; g < p->nf && best > known; g++) {
         size_t at = g * s->maxk;
-        if (dc_count_codes(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
+        if (dc_count_cells(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
         best = min64(best, count_bound(s, fr, (uint32_t)g, child_split));
     }
     return best > known ? best : known;
@@ -250,7 +250,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-            if (dc_count_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
+            if (dc_count_cells(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
                 continue;
             int64_t quick = count_bound(s, fr, (uint32_t)f, child_split);
             if (quick >= bound) { /* (needless: DC_INF) */

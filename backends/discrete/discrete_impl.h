@@ -4,6 +4,7 @@
 #ifndef PDT_DISCRETE_IMPL_H
 #define PDT_DISCRETE_IMPL_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -117,6 +118,32 @@ void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *
 /* A split's children without moving rows: sizes, leaf and unavoidable errors. */
 size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                       uint32_t *m, uint32_t *err, uint32_t *fl);
+/* dc_count_codes, for a two-valued feature among tbits read straight off the
+ * node's counts (fr->bc, fr->rtot) without a call (every feature, every
+ * node); the Debug builds compare it with dc_count_codes. */
+static inline size_t dc_count_cells(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items,
+                                    size_t len, uint32_t *m, uint32_t *err, uint32_t *fl)
+{
+    if (!bits || !s->tbits || s->tpos[f] == UINT32_MAX) return dc_count_codes(s, fr, bits, f, items, len, m, err, fl);
+    const size_t nc = s->p->nc, nb = s->nb, j = s->tpos[f];
+    uint32_t m0 = 0, m1 = 0, most0 = 0, most1 = 0, fl1 = 0;
+    for (size_t c = 0; c < nc; c++) {
+        const uint32_t one = fr->bc[c * nb + j], zero = fr->rtot[c] - one;
+        m1 += one, m0 += zero;
+        most1 = one > most1 ? one : most1;
+        most0 = zero > most0 ? zero : most0;
+    }
+    for (size_t q = 0; q < s->n_planes && fr->rtot[nc]; q++) fl1 += fr->bc[(nc + q) * nb + j] << q;
+    m[0] = m0, m[1] = m1, err[0] = m0 - most0, err[1] = m1 - most1, fl[0] = fr->rtot[nc] - fl1, fl[1] = fl1;
+#ifndef NDEBUG
+    uint32_t cm[2], ce[2], cf[2];
+    assert(dc_count_codes(s, fr, bits, f, items, len, cm, ce, cf) == (size_t)(m0 > 0) + (m1 > 0));
+    for (size_t v = 0; v < 2; v++) assert(cm[v] == m[v] && ce[v] == err[v] && cf[v] == fl[v]);
+#else
+    (void)items, (void)len;
+#endif
+    return (size_t)(m0 > 0) + (m1 > 0);
+}
 /* A split's children's memo hashes (slots prefetched); bits: fr holds the node's bitsets. */
 void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                    const uint32_t *m, uint32_t rem, uint64_t *h);
