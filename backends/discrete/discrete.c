@@ -114,6 +114,18 @@ static bool count_region(dc_search *s, dc_frame *fr, const uint32_t *items, size
     return dc_class_bits(s, fr, items, len);
 }
 
+/* Child v of fr's node split on f as a subset of the node by bitsets (the
+ * memo then compares keys a word at a time), in *sub; NULL when the node has
+ * no bitsets or f none.  c, n_cond: a branch selecting the child's rows, or
+ * its parent's (the memo's check of a key of conditions allows (f, v)). */
+static const dc_subset *child_of(const dc_search *s, const dc_frame *fr, uint32_t f, uint32_t v, const uint32_t *c,
+                                 size_t n_cond, dc_subset *sub)
+{
+    if (!fr->has_bits || s->p->k[f] != 2 || s->bit_at[f] == SIZE_MAX) return NULL;
+    *sub = (dc_subset){NULL, 0, NULL, v, fr->rc + s->p->nc * s->words, s->bits + s->bit_at[f], c, n_cond, f};
+    return sub;
+}
+
 /* A lower bound of a region (rows, m; at `depth`) from its own look-ahead:
  * its leaf (errors given), or a split whose children are each a leaf or one
  * more split.  Stops at `known` (nothing better is sought).  Scratch: the
@@ -148,7 +160,9 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c
         size_t m = start[v + 1] - start[v];
         if (!m) continue;
         size_t kl = extend(fr->key, c, depth - 1, f, (uint32_t)v);
-        dc_entry *e = dc_memo_get(&s->memo, part + start[v], m, depth_left(s, depth), fr->key, kl, true);
+        dc_subset sub;
+        dc_entry *e = dc_memo_get_at(&s->memo, fr->chash[f * s->maxk + v], part + start[v], m, depth_left(s, depth),
+                                     fr->key, kl, child_of(s, fr, f, (uint32_t)v, c, depth - 1, &sub), true);
         if (e && e->solved) {
             clb[v] = e->best;
         } else if (e) {
@@ -214,7 +228,10 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
 {
     const dc_problem *p = s->p;
     const uint32_t rem = depth_left(s, depth);
-    dc_entry *e = dc_memo_get(&s->memo, items, len, rem, c, depth, true);
+    dc_subset as_child;
+    dc_entry *e = parent ? dc_memo_get_at(&s->memo, parent->chash[f_parent * s->maxk + v_parent], items, len, rem, c,
+                                          depth, child_of(s, parent, f_parent, v_parent, c, depth, &as_child), true)
+                         : dc_memo_get(&s->memo, items, len, rem, c, depth, true);
     if (e && e->solved) return e->best;
     if (e && e->lb >= ub) return e->lb;
     const dc_entry was = e ? *e : (dc_entry){0};

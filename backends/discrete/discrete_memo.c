@@ -1,6 +1,7 @@
 /* The branch search's memo (discrete_memo.h). */
 #include "discrete_memo.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,10 +160,12 @@ static bool conds_within(const uint32_t *a, size_t na, const uint32_t *b, size_t
 }
 
 /* The slot of (h, len, rem) whose rows equal `rows` (or the subset when rows
- * is NULL), else the empty slot ending its probe sequence. */
+ * is NULL, or when the subset is given by bitsets: compared a word at a time),
+ * else the empty slot ending its probe sequence. */
 static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const uint32_t *rows,
                       const dc_subset *sub, const uint32_t *cond, size_t n_cond)
 {
+    if (sub && sub->all) rows = NULL;
     size_t mask = m->n_slots - 1;
     for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
         dc_entry *e = &m->slots[p];
@@ -268,9 +271,16 @@ static bool reserve_keys(dc_memo *m, size_t len)
 dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, const uint32_t *cond,
                       size_t n_cond, bool create)
 {
-    uint64_t h = hash_rows(m, rows, len, rem);
+    return dc_memo_get_at(m, 0, rows, len, rem, cond, n_cond, NULL, create);
+}
+
+dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t len, uint32_t rem,
+                         const uint32_t *cond, size_t n_cond, const dc_subset *sub, bool create)
+{
+    if (!h) h = hash_rows(m, rows, len, rem);
+    assert(h == hash_rows(m, rows, len, rem));
     if (m->n_slots) {
-        dc_entry *e = find(m, h, len, rem, rows, NULL, cond, n_cond);
+        dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
         if (e->hash || !create) return e->hash ? e : NULL;
     } else if (!create) {
         return NULL;
@@ -281,7 +291,7 @@ dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem
         cond && m->x && (m->keys_by ? m->keys_by == 2 : key_words(m, len) >= COND_FROM && n_cond < key_words(m, len));
     const size_t words = by_cond ? n_cond : key_words(m, len);
     if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) return m->full = true, NULL;
-    dc_entry *e = find(m, h, len, rem, rows, NULL, cond, n_cond);
+    dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
     uint32_t *key = m->keys + m->n_keys;
     if (by_cond) {
         if (n_cond) memcpy(key, cond, n_cond * sizeof *cond);
