@@ -284,10 +284,16 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             const uint32_t f = fr->split[t];
             size_t at = f * s->maxk;
             int64_t lb = p->split_cost, *clb = fr->clb + at;
-            for (size_t v = 0; v < p->k[f]; v++) {
+            for (size_t v = 0; v < p->k[f]; v++)
+                lb += clb[v] = fr->cm[at + v] ? child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, NULL) : 0;
+            /* the children's bounds from their counts, then from the memo, the larger child first,
+             * until the split is out (the rest keep their counts' bounds: fewer lookups, and on
+             * tic-tac-toe one-hot at 0.001 15 % fewer evaluations, anneal 0.4 % more) */
+            for (size_t k = 0; k < p->k[f] && lb < bound; k++) {
+                size_t v = p->k[f] == 2 ? (fr->cm[at] < fr->cm[at + 1] ? 1 - k : k) : k;
                 size_t m = fr->cm[at + v];
-                clb[v] = 0;
                 if (!m) continue;
+                lb -= clb[v];
                 dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v, NULL, NULL, c, depth, (uint32_t)f};
                 if (bits && p->k[f] == 2 && s->bit_at[f] != SIZE_MAX)
                     sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
