@@ -449,10 +449,11 @@ static void search_clear(dc_search *s)
     free(s->frames);
     dc_memo_clear(&s->memo);
     free(s->col);
-    free(s->row_hash);
+    free(s->salt);
+    free(s->hx);
+    free(s->hw);
     free(s->bits);
     free(s->bit_at);
-    free(s->byte_hash);
     free(s->tbits);
     free(s->tpos);
     free(s->pcount);
@@ -578,13 +579,16 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         s.ccount = malloc(p->nc * sizeof *s.ccount);
         s.pcount = malloc(s.maxk * p->nc * sizeof *s.pcount);
         s.col = malloc((p->n * p->nf + 1) * sizeof *s.col);
-        s.row_hash = malloc(p->n * sizeof *s.row_hash);
+        s.salt = malloc((p->n / 64 + 1) * sizeof *s.salt);
+        s.hx = malloc(s.maxk * sizeof *s.hx);
+        s.hw = malloc(s.maxk * sizeof *s.hw);
         s.frames = calloc(p->nf + 1, sizeof *s.frames);
-        if (!s.fl || !s.ccount || !s.pcount || !s.col || !s.row_hash || !s.frames)
+        if (!s.fl || !s.ccount || !s.pcount || !s.col || !s.salt || !s.hx || !s.hw || !s.frames)
             st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
         for (size_t i = 0; st == PDT_OK && i < p->n; i++)
             for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
-        if (st == PDT_OK) dc_row_hash_fill(s.row_hash, p->n), s.memo.row_hash = s.row_hash;
+        if (st == PDT_OK && !dc_salt_fill(s.salt, p->n / 64 + 1)) free(s.salt), s.salt = NULL;
+        s.memo.salt = s.salt;
         if (st == PDT_OK) st = dc_make_floors(&s, err);
         if (st == PDT_OK) st = dc_make_bits(&s, err);
     }

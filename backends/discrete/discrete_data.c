@@ -116,9 +116,6 @@ void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t 
 /* Counting by bitsets costs about one word per (code, class) and by items
  * about BIT_ITEMS words per item (a dependent increment each). */
 #define BIT_ITEMS 4
-/* Hashing by bitsets costs up to 8 table lookups a word, by items a load and
- * an add per item: bitsets when the node has more than BYTE_ITEMS items a word. */
-#define BYTE_ITEMS 8
 
 /* Every binary feature's counts at once (fr->bc): word by word, each of the
  * node's row sets (a class; the rows of an unavoidable-error plane) against
@@ -158,8 +155,8 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
         pdt_bit_set(fr->rc + p->y[items[t]] * words, items[t]);
         pdt_bit_set(all, items[t]);
         floor += s->fl[items[t]];
-        sum += s->row_hash[items[t]];
     }
+    for (size_t w = 0; w < words; w++) sum += dc_word_hash(s->salt, w, all[w]);
     fr->rsum = sum;
     for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
     fr->rtot[nc] = floor;
@@ -168,14 +165,12 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
     return true;
 }
 
-static uint64_t bits_sum(const dc_search *s, const uint64_t *all, const uint64_t *one);
-
 /* The children of a split on two-valued f from the node's bitsets: the
  * smaller one's rows as the node's and f's (or not f's) words, counted as
  * dc_class_bits counts a node; the other's as the node's less it. */
 bool dc_kids_count(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *m)
 {
-    if (!fr->has_bits || !s->tbits || s->tpos[f] == UINT32_MAX || !s->byte_hash) return false;
+    if (!fr->has_bits || !s->tbits || s->tpos[f] == UINT32_MAX) return false;
     const size_t nc = s->p->nc, words = s->words, nb = s->nb, j = s->tpos[f];
     const uint64_t *one = s->bits + s->bit_at[f];
     const uint32_t v = m[1] <= m[0]; /* the smaller */
@@ -186,16 +181,18 @@ bool dc_kids_count(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *m)
             a->rc[r * words + w] = v ? x & one[w] : x & ~one[w];
             b->rc[r * words + w] = v ? x & ~one[w] : x & one[w];
         }
+    a->rsum = b->rsum = 0;
+    for (size_t w = 0; w < words; w++) {
+        a->rsum += dc_word_hash(s->salt, w, a->rc[nc * words + w]);
+        b->rsum += dc_word_hash(s->salt, w, b->rc[nc * words + w]);
+    }
     /* code 1's class counts and unavoidable errors are the node's counts of f */
     uint32_t floor1 = 0;
     for (size_t q = 0; q < s->n_planes && fr->rtot[nc]; q++) floor1 += fr->bc[(nc + q) * nb + j] << q;
     for (size_t c = 0; c < nc; c++) a->rtot[c] = v ? fr->bc[c * nb + j] : fr->rtot[c] - fr->bc[c * nb + j];
     a->rtot[nc] = v ? floor1 : fr->rtot[nc] - floor1;
-    const uint64_t sum1 = bits_sum(s, fr->rc + nc * words, one); /* of code 1's rows */
-    a->rsum = v ? sum1 : fr->rsum - sum1;
     count_binary(s, a->rc, a->rtot[nc], a->bc);
     for (size_t c = 0; c <= nc; c++) b->rtot[c] = fr->rtot[c] - a->rtot[c];
-    b->rsum = fr->rsum - a->rsum;
     const size_t cells = (nc + (fr->rtot[nc] ? s->n_planes : 0)) * nb;
     for (size_t k = 0; k < cells; k++) b->bc[k] = fr->bc[k] - a->bc[k];
     for (size_t k = cells; k < (nc + s->n_planes) * nb; k++) b->bc[k] = 0;
@@ -222,15 +219,15 @@ void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *
     fr->has_bits = true;
 #ifndef NDEBUG
     const uint64_t *all = fr->rc + nc * s->words;
-    uint64_t sum = 0;
     uint32_t floor = 0, *cls = s->ccount;
     memset(cls, 0, nc * sizeof *cls);
     for (size_t t = 0; t < len; t++) {
         assert(all[items[t] / 64] >> (items[t] % 64) & 1);
         assert(fr->rc[s->p->y[items[t]] * s->words + items[t] / 64] >> (items[t] % 64) & 1);
-        sum += s->row_hash[items[t]], floor += s->fl[items[t]], cls[s->p->y[items[t]]]++;
+        floor += s->fl[items[t]], cls[s->p->y[items[t]]]++;
     }
-    assert(pdt_bits_count(all, s->words) == len && sum == fr->rsum && floor == fr->rtot[nc]);
+    assert(pdt_bits_count(all, s->words) == len && dc_hash_sum(s->salt, items, len) == fr->rsum);
+    assert(floor == fr->rtot[nc]);
     for (size_t c = 0; c < nc; c++) assert(cls[c] == fr->rtot[c]);
 #else
     (void)items, (void)len;
@@ -313,50 +310,51 @@ size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, c
     return present;
 }
 
-/* The sum of row_hash over the rows of all & one, by bytes (s->byte_hash). */
-static uint64_t bits_sum(const dc_search *s, const uint64_t *all, const uint64_t *one)
-{
-    const uint64_t *t = s->byte_hash;
-    uint64_t sum = 0;
-    for (size_t w = 0; w < s->words; w++, t += 8 * 256) {
-        uint64_t x = all[w] & one[w];
-        for (size_t j = 0; x; j++, x >>= 8) sum += t[j * 256 + (x & 255)];
-    }
-    return sum;
-}
-
 /* The memo hashes of the children of a split on f (m: their sizes), their
- * slots prefetched.  With the node's bitsets (bits), a binary feature's are
- * the same sums taken from them (the Debug builds check each against the
- * items', so every sanitizer run of the tests compares the two). */
+ * slots prefetched.  With the node's bitsets (bits), a binary feature's
+ * children are hashed a word at a time from the node's words and f's (the
+ * Debug builds check each against its rows'); else by items, each child's
+ * word of rows assembled as its items come (increasing). */
 void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                    const uint32_t *m, uint32_t rem, uint64_t *h)
 {
     const dc_problem *p = s->p;
     const size_t kf = p->k[f];
     const uint16_t *code = s->col + (size_t)f * p->n;
-    const uint64_t *rh = s->row_hash;
-    if (kf == 2 && bits && s->byte_hash && s->bit_at[f] != SIZE_MAX && BYTE_ITEMS * s->words < len) {
-        /* the same sums from the bitsets: a lookup per byte, not a load per item */
-        h[1] = bits_sum(s, fr->rc + p->nc * s->words, s->bits + s->bit_at[f]);
-        h[0] = fr->rsum - h[1];
-#ifndef NDEBUG
-        uint64_t one = 0;
-        for (size_t t = 0; t < len; t++) one += rh[items[t]] & (0 - (uint64_t)code[items[t]]);
-        assert(one == h[1]);
-#endif
-    } else if (kf == 2) { /* branch-free: one masked sum */
-        uint64_t all = 0, one = 0;
-        for (size_t t = 0; t < len; t++) {
-            uint32_t i = items[t];
-            all += rh[i];
-            one += rh[i] & (0 - (uint64_t)code[i]);
+    if (kf == 2 && bits && s->bit_at[f] != SIZE_MAX && s->words < 2 * len) {
+        const uint64_t *all = fr->rc + p->nc * s->words, *one = s->bits + s->bit_at[f];
+        h[0] = h[1] = 0;
+        for (size_t w = 0; w < s->words; w++) {
+            h[0] += dc_word_hash(s->salt, w, all[w] & ~one[w]);
+            h[1] += dc_word_hash(s->salt, w, all[w] & one[w]);
         }
-        h[0] = all - one, h[1] = one;
     } else {
-        for (size_t v = 0; v < kf; v++) h[v] = 0;
-        for (size_t t = 0; t < len; t++) h[code[items[t]]] += rh[items[t]];
+        uint64_t *x = s->hx;
+        size_t *at = s->hw;
+        for (size_t v = 0; v < kf; v++) h[v] = 0, x[v] = 0, at[v] = 0;
+        for (size_t t = 0; t < len; t++) {
+            const uint32_t i = items[t], v = code[i];
+            if (i >> 6 != at[v]) h[v] += dc_word_hash(s->salt, at[v], x[v]), at[v] = i >> 6, x[v] = 0;
+            x[v] |= UINT64_C(1) << (i & 63);
+        }
+        for (size_t v = 0; v < kf; v++) h[v] += dc_word_hash(s->salt, at[v], x[v]);
     }
+#ifndef NDEBUG
+    {
+        uint64_t *x = s->hx;
+        size_t *at = s->hw;
+        for (size_t v = 0; v < kf; v++) x[v] = 0, at[v] = 0;
+        uint64_t *sum = calloc(kf, sizeof *sum);
+        assert(sum);
+        for (size_t t = 0; t < len; t++) {
+            const uint32_t i = items[t], v = code[i];
+            if (i >> 6 != at[v]) sum[v] += dc_word_hash(s->salt, at[v], x[v]), at[v] = i >> 6, x[v] = 0;
+            x[v] |= UINT64_C(1) << (i & 63);
+        }
+        for (size_t v = 0; v < kf; v++) assert(sum[v] + dc_word_hash(s->salt, at[v], x[v]) == h[v]);
+        free(sum);
+    }
+#endif
     for (size_t v = 0; v < kf; v++) {
         if (!m[v]) continue;
         h[v] = dc_hash_final(h[v], m[v], rem);
@@ -446,7 +444,6 @@ static bool make_planes(dc_search *s)
 /* Every feature's rows by code as bitsets (code 0 is counted as the rest),
  * unless they would take more than BITS_LIMIT bytes: then none. */
 #define BITS_LIMIT ((size_t)256 << 20)
-#define BYTE_HASH_ROWS 65536
 
 pdt_status dc_make_bits(dc_search *s, pdt_error *err)
 {
@@ -477,18 +474,6 @@ pdt_status dc_make_bits(dc_search *s, pdt_error *err)
                 s->tbits[w * s->nb + s->tpos[f]] = s->bits[s->bit_at[f] + w];
     } else {
         free(s->tpos), s->tpos = NULL, s->nb = 0;
-    }
-    /* the row hashes' sums by byte of a bitset (dc_hash_codes): 2 kB a byte, so at most
-     * BYTE_HASH_ROWS rows (16 MB); without them, hashing by items */
-    if (p->n <= BYTE_HASH_ROWS && (s->byte_hash = malloc(s->words * 8 * 256 * sizeof *s->byte_hash))) {
-        for (size_t b = 0; b < s->words * 8; b++) {
-            uint64_t *t = s->byte_hash + b * 256;
-            t[0] = 0;
-            for (unsigned v = 1; v < 256; v++) { /* v's lowest row, plus the others' sum */
-                size_t i = b * 8 + (size_t)__builtin_ctz(v);
-                t[v] = t[v & (v - 1)] + (i < p->n ? s->row_hash[i] : 0);
-            }
-        }
     }
     return PDT_OK;
 }

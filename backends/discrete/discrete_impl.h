@@ -25,7 +25,9 @@ typedef struct dc_search {
     uint32_t *ccount;       /* nc scratch */
     uint32_t *pcount;       /* maxk * nc scratch: class counts by code */
     uint16_t *col;          /* nf * n: the codes, column by column */
-    uint64_t *row_hash;     /* n: each row's word of the memo's hashes */
+    uint64_t *salt;         /* a salt for each word of 64 rows (the memo's hashes; NULL: weak, tests) */
+    uint64_t *hx;           /* maxk scratch: each child's word being hashed */
+    size_t *hw;             /* maxk scratch: its index */
     size_t words;           /* of a bitset of rows */
     uint64_t *bits;         /* the rows of code v of feature f (v >= 1) at bit_at[f] + (v - 1) * words */
     size_t *bit_at;         /* nf; SIZE_MAX: feature f has no bitsets (or bits is NULL) */
@@ -33,8 +35,6 @@ typedef struct dc_search {
                                word w of binary feature j at [w * nb + j] (NULL: none) */
     uint32_t *tpos;         /* nf: feature f's j in tbits, or UINT32_MAX */
     size_t nb;              /* binary features in tbits */
-    uint64_t *byte_hash;    /* with bits: words * 8 * 256, the sum of row_hash over the rows of
-                               byte b of a bitset holding value v at [b * 256 + v] (NULL: none) */
     size_t maxk;
     struct timespec start;
     const char *stopped_by; /* set once: every call then fails */
@@ -87,7 +87,7 @@ typedef struct dc_frame {
     uint32_t *cfl;   /* nf * maxk: each child's unavoidable errors */
     uint32_t *split; /* nf: the features that split the node */
     uint64_t *rc;    /* (nc + 1) * words: the node's rows of each class, then all (with bitsets) */
-    uint64_t rsum;   /* with bitsets: the sum of row_hash over the node's rows */
+    uint64_t rsum;   /* with bitsets: the node's hash sum (dc_hash_sum) */
     uint32_t *bc;    /* with tbits: (nc + n_planes) * nb, the node's rows of class c (then of
                         unavoidable-error plane q) with code 1 of binary feature j at [c * nb + j] */
     uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */

@@ -9,18 +9,28 @@
 
 #include "discrete.h"
 
-void dc_row_hash_fill(uint64_t *row_hash, size_t n)
+bool dc_salt_fill(uint64_t *salt, size_t words)
 {
-    if (getenv("PDT_DISCRETE_WEAK_HASH")) { /* tests: every region of a size collides; hits rest on the keys */
-        memset(row_hash, 0, n * sizeof *row_hash);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) { /* splitmix64 of i */
+    if (getenv("PDT_DISCRETE_WEAK_HASH")) return false; /* tests: every region of a size collides */
+    for (size_t i = 0; i < words; i++) { /* splitmix64 of i */
         uint64_t z = (uint64_t)(i + 1) * UINT64_C(0x9e3779b97f4a7c15);
         z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
         z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        row_hash[i] = z ^ (z >> 31);
+        salt[i] = z ^ (z >> 31);
     }
+    return true;
+}
+
+uint64_t dc_hash_sum(const uint64_t *salt, const uint32_t *rows, size_t len)
+{
+    uint64_t sum = 0, x = 0;
+    size_t w = 0;
+    for (size_t k = 0; k < len; k++) {
+        assert(k == 0 || rows[k - 1] < rows[k]);
+        if (rows[k] >> 6 != w) sum += dc_word_hash(salt, w, x), w = rows[k] >> 6, x = 0;
+        x |= UINT64_C(1) << (rows[k] & 63);
+    }
+    return sum + dc_word_hash(salt, w, x);
 }
 
 uint64_t dc_hash_final(uint64_t sum, size_t len, uint32_t rem)
@@ -36,9 +46,7 @@ uint64_t dc_hash_final(uint64_t sum, size_t len, uint32_t rem)
 
 static uint64_t hash_rows(const dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem)
 {
-    uint64_t sum = 0;
-    for (size_t k = 0; k < len; k++) sum += m->row_hash[rows[k]];
-    return dc_hash_final(sum, len, rem);
+    return dc_hash_final(dc_hash_sum(m->salt, rows, len), len, rem);
 }
 
 /* A key of len rows is a bitset of n_rows bits (32 a word) when that is
@@ -353,7 +361,7 @@ void dc_memo_clear(dc_memo *m)
 {
     slots_free(m->slots, m->map, m->map_len);
     free(m->keys);
-    *m = (dc_memo){.limit = m->limit, .n_rows = m->n_rows, .row_hash = m->row_hash, .x = m->x, .nf = m->nf, .k = m->k,
+    *m = (dc_memo){.limit = m->limit, .n_rows = m->n_rows, .salt = m->salt, .x = m->x, .nf = m->nf, .k = m->k,
                    .bits = m->bits, .bit_at = m->bit_at, .words = m->words, .keys_by = m->keys_by};
 }
 

@@ -35,7 +35,7 @@ typedef struct dc_memo {
     uint32_t *keys;
     size_t n_keys, cap_keys;
     size_t n_rows;      /* of the data: rows are < n_rows */
-    const uint64_t *row_hash; /* n_rows words (the caller's) */
+    const uint64_t *salt;     /* a salt for each word of 64 rows (the caller's; NULL: every hash is 0, tests) */
     const uint16_t *x;        /* n_rows * nf codes, row by row (the caller's): checks keys of conditions */
     size_t nf;
     const uint16_t *k;        /* nf: codes of a feature are < k[f] */
@@ -47,15 +47,28 @@ typedef struct dc_memo {
     bool full;
 } dc_memo;
 
-/* A key's hash is the sum of its rows' random words (row_hash), mixed with
- * its length and depth left: sums need no order and no chain, so a split's
- * children are hashed in one pass over the parent's rows (two-valued: one
- * masked sum, the other child's is the rest). */
+/* A key's hash is a sum over the words of 64 rows of its rows' bitset: each
+ * word that holds some of them mixed with that word's salt (dc_word_hash),
+ * then with its length and depth left (dc_hash_final).  A sum needs no
+ * order: a region held as bitsets is hashed a word at a time (a split's
+ * children from the parent's words ANDed with a feature's), one listed by
+ * its rows in one pass. */
+static inline uint64_t dc_word_hash(const uint64_t *salt, size_t w, uint64_t x)
+{
+    if (!x || !salt) return 0;
+    uint64_t z = x ^ salt[w]; /* splitmix64's finaliser: a bijection, so distinct words of w differ */
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+/* The sum of dc_word_hash over the words of rows[0 .. len) (increasing). */
+uint64_t dc_hash_sum(const uint64_t *salt, const uint32_t *rows, size_t len);
 uint64_t dc_hash_final(uint64_t sum, size_t len, uint32_t rem);
-/* Fills row_hash[0 .. n) with fixed pseudo-random words (all 0 when the
- * environment has PDT_DISCRETE_WEAK_HASH: for tests, every region of a size
- * and depth left then has one hash, and every hit rests on its key's check). */
-void dc_row_hash_fill(uint64_t *row_hash, size_t n);
+/* Fills salt[0 .. words) with fixed pseudo-random words; false (nothing
+ * filled: hash with salt NULL) when the environment has
+ * PDT_DISCRETE_WEAK_HASH: for tests, every region of a size and depth left
+ * then has one hash, and every hit rests on its key's check. */
+bool dc_salt_fill(uint64_t *salt, size_t words);
 
 /* A subset of a region given without its rows: the items (increasing) whose
  * code (codes[item], one feature's column) is v.  For a two-valued feature
@@ -100,7 +113,7 @@ void dc_memo_prefetch(const dc_memo *m, uint64_t h);
  * has hash h (the find that follows compares it). */
 void dc_memo_prefetch_key(const dc_memo *m, uint64_t h);
 void dc_memo_clear(dc_memo *m); /* frees everything; the limit and what the caller gave are kept */
-/* The test knobs of the environment: PDT_DISCRETE_WEAK_HASH (dc_row_hash_fill)
+/* The test knobs of the environment: PDT_DISCRETE_WEAK_HASH (dc_salt_fill)
  * and PDT_DISCRETE_KEYS=rows|branch (keys_by). */
 void dc_memo_knobs(dc_memo *m);
 
