@@ -154,9 +154,11 @@ static void test_front_categorical_time_limit(void **state)
         assert_false(m->optimal);
         assert_true(m->depth <= 4);
         expect_best_of_own_front(m, ds);
-        /* the depth-2 front is searched first: the answer is at least its optimum */
+        /* the depth-2 front is searched first: once it is finished, the answer is at least its
+         * optimum.  The shorter limit may stop inside it (its front so far is then the answer:
+         * under ASan on a loaded machine the depth-2 search alone can take longer than 0.02 s) */
         pdt_model *d2 = fit(ds, "categorical", 2, PDT_UNLIMITED, metric, 0);
-        expect_at_least(m, d2);
+        if (t) expect_at_least(m, d2);
         pdt_model_free(&d2);
         pdt_model_free(&m);
     }
@@ -184,7 +186,7 @@ static void test_front_categorical_time_limit(void **state)
         assert_true(m->depth <= 4 && m->size <= 5);
         expect_best_of_own_front(m, ds);
         pdt_model *d2 = fit(ds, "binary", 2, PDT_UNLIMITED, PDT_METRIC_FM, 0); /* the binary backend's */
-        expect_at_least(m, d2);
+        if (t) expect_at_least(m, d2); /* (0.01 s may stop inside the depth-2 rung, as above) */
         pdt_model_free(&d2);
         pdt_model_free(&m);
         expect_partial_front_trees(ds, &o);
