@@ -114,15 +114,18 @@ static bool count_region(dc_search *s, dc_frame *fr, const uint32_t *items, size
     return dc_class_bits(s, fr, items, len);
 }
 
-/* Child v of fr's node split on f as a subset of the node by bitsets (the
- * memo then compares keys a word at a time), in *sub; NULL when the node has
- * no bitsets or f none.  c, n_cond: a branch selecting the child's rows, or
- * its parent's (the memo's check of a key of conditions allows (f, v)). */
-static const dc_subset *child_of(const dc_search *s, const dc_frame *fr, uint32_t f, uint32_t v, const uint32_t *c,
-                                 size_t n_cond, dc_subset *sub)
+/* Child v of fr's node (items, len: or NULL, 0 when the memo gets the
+ * child's rows) split on f, as the memo's subset: by bitsets too when the
+ * node has them and f is two-valued (keys are then compared a word at a
+ * time).  c, n_cond: a branch selecting the child's rows, or its parent's
+ * (the memo's check of a key of conditions allows (f, v)). */
+static dc_subset child_of(const dc_search *s, const dc_frame *fr, uint32_t f, uint32_t v, const uint32_t *items,
+                          size_t len, const uint32_t *c, size_t n_cond)
 {
-    if (!fr->has_bits || s->p->k[f] != 2 || s->bit_at[f] == SIZE_MAX) return NULL;
-    *sub = (dc_subset){NULL, 0, NULL, v, fr->rc + s->p->nc * s->words, s->bits + s->bit_at[f], c, n_cond, f};
+    const dc_problem *p = s->p;
+    dc_subset sub = {items, len, s->col + (size_t)f * p->n, v, NULL, NULL, c, n_cond, f};
+    if (fr->has_bits && p->k[f] == 2 && s->bit_at[f] != SIZE_MAX)
+        sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
     return sub;
 }
 
@@ -160,9 +163,9 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c
         size_t m = start[v + 1] - start[v];
         if (!m) continue;
         size_t kl = extend(fr->key, c, depth - 1, f, (uint32_t)v);
-        dc_subset sub;
+        const dc_subset sub = child_of(s, fr, f, (uint32_t)v, NULL, 0, c, depth - 1);
         dc_entry *e = dc_memo_get_at(&s->memo, fr->chash[f * s->maxk + v], part + start[v], m, depth_left(s, depth),
-                                     fr->key, kl, child_of(s, fr, f, (uint32_t)v, c, depth - 1, &sub), true);
+                                     fr->key, kl, &sub, true);
         if (e && e->solved) {
             clb[v] = e->best;
         } else if (e) {
@@ -228,10 +231,14 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
 {
     const dc_problem *p = s->p;
     const uint32_t rem = depth_left(s, depth);
-    dc_subset as_child;
-    dc_entry *e = parent ? dc_memo_get_at(&s->memo, parent->chash[f_parent * s->maxk + v_parent], items, len, rem, c,
-                                          depth, child_of(s, parent, f_parent, v_parent, c, depth, &as_child), true)
-                         : dc_memo_get(&s->memo, items, len, rem, c, depth, true);
+    dc_entry *e;
+    if (parent) {
+        const dc_subset as_child = child_of(s, parent, f_parent, v_parent, NULL, 0, c, depth);
+        e = dc_memo_get_at(&s->memo, parent->chash[f_parent * s->maxk + v_parent], items, len, rem, c, depth, &as_child,
+                           true);
+    } else {
+        e = dc_memo_get(&s->memo, items, len, rem, c, depth, true);
+    }
     if (e && e->solved) return e->best;
     if (e && e->lb >= ub) return e->lb;
     const dc_entry was = e ? *e : (dc_entry){0};
@@ -294,9 +301,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 size_t m = fr->cm[at + v];
                 if (!m) continue;
                 lb -= clb[v];
-                dc_subset sub = {items, len, s->col + f * p->n, (uint32_t)v, NULL, NULL, c, depth, (uint32_t)f};
-                if (bits && p->k[f] == 2 && s->bit_at[f] != SIZE_MAX)
-                    sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
+                const dc_subset sub = child_of(s, fr, f, (uint32_t)v, items, len, c, depth);
                 const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
                 lb += clb[v] = child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, ce);
                 if (ce && rem == PDT_UNLIMITED && clb[v] > within) within = clb[v];

@@ -150,14 +150,11 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
     uint64_t *all = fr->rc + nc * words;
     memset(fr->rc, 0, (nc + 1) * words * sizeof *fr->rc);
     uint32_t floor = 0;
-    uint64_t sum = 0;
     for (size_t t = 0; t < len; t++) {
         pdt_bit_set(fr->rc + p->y[items[t]] * words, items[t]);
         pdt_bit_set(all, items[t]);
         floor += s->fl[items[t]];
     }
-    for (size_t w = 0; w < words; w++) sum += dc_word_hash(s->salt, w, all[w]);
-    fr->rsum = sum;
     for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
     fr->rtot[nc] = floor;
     if (s->tbits) count_binary(s, fr->rc, floor, fr->bc);
@@ -181,11 +178,6 @@ bool dc_kids_count(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *m)
             a->rc[r * words + w] = v ? x & one[w] : x & ~one[w];
             b->rc[r * words + w] = v ? x & ~one[w] : x & one[w];
         }
-    a->rsum = b->rsum = 0;
-    for (size_t w = 0; w < words; w++) {
-        a->rsum += dc_word_hash(s->salt, w, a->rc[nc * words + w]);
-        b->rsum += dc_word_hash(s->salt, w, b->rc[nc * words + w]);
-    }
     /* code 1's class counts and unavoidable errors are the node's counts of f */
     uint32_t floor1 = 0;
     for (size_t q = 0; q < s->n_planes && fr->rtot[nc]; q++) floor1 += fr->bc[(nc + q) * nb + j] << q;
@@ -215,7 +207,6 @@ void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *
     memcpy(fr->rc, kid->rc, (nc + 1) * s->words * sizeof *fr->rc);
     memcpy(fr->rtot, kid->rtot, (nc + 1) * sizeof *fr->rtot);
     memcpy(fr->bc, kid->bc, (nc + s->n_planes) * s->nb * sizeof *fr->bc);
-    fr->rsum = kid->rsum;
     fr->has_bits = true;
 #ifndef NDEBUG
     const uint64_t *all = fr->rc + nc * s->words;
@@ -226,7 +217,7 @@ void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *
         assert(fr->rc[s->p->y[items[t]] * s->words + items[t] / 64] >> (items[t] % 64) & 1);
         floor += s->fl[items[t]], cls[s->p->y[items[t]]]++;
     }
-    assert(pdt_bits_count(all, s->words) == len && dc_hash_sum(s->salt, items, len) == fr->rsum);
+    assert(pdt_bits_count(all, s->words) == len);
     assert(floor == fr->rtot[nc]);
     for (size_t c = 0; c < nc; c++) assert(cls[c] == fr->rtot[c]);
 #else
@@ -341,18 +332,16 @@ void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, cons
     }
 #ifndef NDEBUG
     {
-        uint64_t *x = s->hx;
-        size_t *at = s->hw;
-        for (size_t v = 0; v < kf; v++) x[v] = 0, at[v] = 0;
-        uint64_t *sum = calloc(kf, sizeof *sum);
-        assert(sum);
-        for (size_t t = 0; t < len; t++) {
-            const uint32_t i = items[t], v = code[i];
-            if (i >> 6 != at[v]) sum[v] += dc_word_hash(s->salt, at[v], x[v]), at[v] = i >> 6, x[v] = 0;
-            x[v] |= UINT64_C(1) << (i & 63);
+        /* each child's rows listed and hashed as the memo hashes a key (dc_hash_sum) */
+        uint32_t *rows = malloc((len ? len : 1) * sizeof *rows);
+        assert(rows);
+        for (size_t v = 0; v < kf; v++) {
+            size_t n = 0;
+            for (size_t t = 0; t < len; t++)
+                if (code[items[t]] == v) rows[n++] = items[t];
+            assert(dc_hash_sum(s->salt, rows, n) == h[v]);
         }
-        for (size_t v = 0; v < kf; v++) assert(sum[v] + dc_word_hash(s->salt, at[v], x[v]) == h[v]);
-        free(sum);
+        free(rows);
     }
 #endif
     for (size_t v = 0; v < kf; v++) {

@@ -71,7 +71,6 @@ typedef struct dc_kid {
     uint64_t *rc;    /* (nc + 1) * words, as dc_frame.rc */
     uint32_t *rtot;  /* nc + 1 */
     uint32_t *bc;    /* (nc + n_planes) * nb */
-    uint64_t rsum;
     bool ready;      /* of the split the node is searching */
 } dc_kid;
 
@@ -87,13 +86,12 @@ typedef struct dc_frame {
     uint32_t *cfl;   /* nf * maxk: each child's unavoidable errors */
     uint32_t *split; /* nf: the features that split the node */
     uint64_t *rc;    /* (nc + 1) * words: the node's rows of each class, then all (with bitsets) */
-    uint64_t rsum;   /* with bitsets: the node's hash sum (dc_hash_sum) */
     uint32_t *bc;    /* with tbits: (nc + n_planes) * nb, the node's rows of class c (then of
                         unavoidable-error plane q) with code 1 of binary feature j at [c * nb + j] */
     uint32_t *rtot;  /* nc + 1: the node's rows of each class, then its unavoidable errors */
     dc_cand *cand;   /* nf */
     uint8_t *done;   /* maxk: the split's children solved */
-    bool has_bits;   /* rc, rsum, rtot and bc hold the node's (dc_class_bits) */
+    bool has_bits;   /* rc, rtot and bc hold the node's (dc_class_bits) */
     dc_kid kid[2];   /* with tbits: the counts of the children of the split searched */
 } dc_frame;
 

@@ -286,7 +286,7 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
                          const uint32_t *cond, size_t n_cond, const dc_subset *sub, bool create)
 {
     if (!h) h = hash_rows(m, rows, len, rem);
-    assert(h == hash_rows(m, rows, len, rem));
+    else assert(h == hash_rows(m, rows, len, rem));
     if (m->n_slots) {
         dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
         if (e->hash || !create) return e->hash ? e : NULL;

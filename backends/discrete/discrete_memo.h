@@ -96,9 +96,9 @@ typedef struct dc_subset {
  * conditions are among the branch's. */
 dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, const uint32_t *cond,
                       size_t n_cond, bool create);
-/* dc_memo_get with the rows' hash h already known (0: not) and, when sub is
- * not NULL, the same rows as a subset of a region (by bitsets: compared a
- * word at a time with a key of rows, not a row at a time). */
+/* dc_memo_get with the rows' hash h already known (0: not) and, when sub
+ * gives the same rows by bitsets (all, one), keys compared with those a word
+ * at a time, not a row at a time (else sub is not used). */
 dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t len, uint32_t rem,
                          const uint32_t *cond, size_t n_cond, const dc_subset *sub, bool create);
 /* The entry `was` (a copy of it) after the table may have moved, or NULL:
