@@ -66,7 +66,7 @@ static int64_t child_bound(const dc_search *s, uint64_t errors, uint64_t floor, 
     const dc_problem *p = s->p;
     int64_t lb = (int64_t)errors * p->err_cost;
     if (can_split && errors > floor) lb = min64(lb, p->split_cost + (int64_t)floor * p->err_cost);
-    if (e && e->solved) return e->best;
+    if (e && e->solved) return e->lb;
     if (e && e->lb > lb) lb = e->lb;
     return lb;
 }
@@ -167,7 +167,7 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c
         dc_entry *e = dc_memo_get_at(&s->memo, fr->chash[f * s->maxk + v], part + start[v], m, depth_left(s, depth),
                                      fr->key, kl, &sub, true);
         if (e && e->solved) {
-            clb[v] = e->best;
+            clb[v] = e->lb;
         } else if (e) {
             if (!e->looked) { /* (look_bound counts in frames; the memo stays where it is) */
                 int64_t lb = look_bound(s, part + start[v], m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
@@ -239,7 +239,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     } else {
         e = dc_memo_get(&s->memo, items, len, rem, c, depth, true);
     }
-    if (e && e->solved) return e->best;
+    if (e && e->solved) return e->lb;
     if (e && e->lb >= ub) return e->lb;
     const dc_entry was = e ? *e : (dc_entry){0};
     if (out_of_time(s)) return ub;
@@ -337,12 +337,13 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     /* the table may have moved */
     e = was.hash ? dc_memo_again(&s->memo, &was) : dc_memo_get(&s->memo, items, len, rem, c, depth, !s->stopped_by);
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
-        if (e && !e->solved && best_f != DC_LEAF) e->feature = best_f, e->incumbent = true;
+        if (e && !e->solved && best_f != DC_LEAF) e->feature = (uint16_t)best_f, e->incumbent = true;
         return ub;
     }
     if (best < ub) {
         if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .n_cond = e->n_cond,
-                               .lb = best, .best = best, .feature = best_f, .solved = true};
+                               .lb = best, .solved = true,
+                               .feature = best_f == DC_LEAF ? DC_ENTRY_LEAF : (uint16_t)best_f};
         return best;
     }
     if (lower < within) lower = within;
@@ -396,7 +397,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
     dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), NULL, 0, false);
-    if (!e || !(e->solved || e->incumbent) || e->feature == DC_LEAF) {
+    if (!e || !(e->solved || e->incumbent) || e->feature == DC_ENTRY_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
     }

@@ -178,7 +178,7 @@ static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, co
     for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
         dc_entry *e = &m->slots[p];
         if (!e->hash) return e;
-        if (e->hash != h || e->len != len || e->rem != rem) continue;
+        if (e->hash != h || e->len != len || e->rem != dc_entry_rem(rem)) continue;
         if (e->n_cond != DC_ROWS_KEY) { /* the rows asked for are as many as the stored branch selects */
             const uint32_t *key = m->keys + e->key;
             if (rows && cond && conds_within(key, e->n_cond, cond, n_cond, UINT32_MAX)) return e;
@@ -229,6 +229,8 @@ static void slots_free(dc_entry *slots, void *map, size_t map_len)
     if (map) munmap(map, map_len);
     else free(slots);
 }
+
+_Static_assert(sizeof(dc_entry) <= 32, "a memo entry fits half a cache line");
 
 static bool grow(dc_memo *m)
 {
@@ -296,7 +298,8 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
     /* a short key of rows is checked faster than conditions (tic-tac-toe one-hot, 958 rows, λ = 0.001:
      * 5.2 s of CPU with every key of conditions, 4.3 s without, loaded) */
     const bool by_cond =
-        cond && m->x && (m->keys_by ? m->keys_by == 2 : key_words(m, len) >= COND_FROM && n_cond < key_words(m, len));
+        cond && m->x && n_cond < DC_ROWS_KEY &&
+        (m->keys_by ? m->keys_by == 2 : key_words(m, len) >= COND_FROM && n_cond < key_words(m, len));
     const size_t words = by_cond ? n_cond : key_words(m, len);
     if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) return m->full = true, NULL;
     dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
@@ -309,8 +312,8 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
     } else if (len) {
         memcpy(key, rows, len * sizeof *rows);
     }
-    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = rem,
-                    .n_cond = by_cond ? (uint32_t)n_cond : DC_ROWS_KEY, .feature = DC_LEAF};
+    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = dc_entry_rem(rem),
+                    .n_cond = by_cond ? (uint16_t)n_cond : DC_ROWS_KEY, .feature = DC_ENTRY_LEAF};
     m->n_keys += words;
     m->used++;
     return e;
