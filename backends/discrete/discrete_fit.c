@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "discrete_impl.h"
 #include "../../problems/classification.h"
@@ -89,6 +90,36 @@ typedef struct dc_fit {
     bool beside_proven; /* beside_r is the optimum under its depth limit */
 } dc_fit;
 
+/* The branch search's memory without --memo-mb: a quarter of the machine's
+ * memory (of the cgroup's limit, when that is less), at least
+ * DC_MEMO_DEFAULT_MB.  The search stops when its memo is full (an entry
+ * dropped is work redone on every path to it), and the hard rows of
+ * docs/categorical.md fill 1 GiB in a minute: australian-credit (DL8.5,
+ * λ = 0.01) was proven with 3.75 GB, kr-vs-kp one-hot and multiway at
+ * λ = 0.001 with 2.95 and 2.81 GB.  The memo takes only what it uses. */
+#define DC_MEMO_DEFAULT_MB 1024
+#define DC_MEMO_SHARE 4
+
+static size_t cgroup_bytes(void)
+{
+    FILE *in = fopen("/sys/fs/cgroup/memory.max", "r"); /* cgroup v2; "max" when none */
+    if (!in) in = fopen("/sys/fs/cgroup/memory/memory.limit_in_bytes", "r"); /* v1 */
+    unsigned long long v = 0;
+    if (in && fscanf(in, "%llu", &v) != 1) v = 0;
+    if (in) fclose(in);
+    return v > 0 && v < SIZE_MAX ? (size_t)v : SIZE_MAX;
+}
+
+static size_t memo_mb(const pdt_fit_options *opt)
+{
+    if (opt->memo_megabytes) return opt->memo_megabytes;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t bytes = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0, cg = cgroup_bytes();
+    if (cg < bytes) bytes = cg;
+    const size_t mb = bytes / DC_MEMO_SHARE >> 20;
+    return mb > DC_MEMO_DEFAULT_MB ? mb : DC_MEMO_DEFAULT_MB;
+}
+
 /* The features: categorical columns (multiway) when `multiway`, and the
  * binarised features of the other columns (of every column otherwise). */
 static pdt_status make_features(dc_fit *f, bool multiway)
@@ -126,7 +157,7 @@ static pdt_status make_features(dc_fit *f, bool multiway)
         }
     }
     f->p = (dc_problem){.n = n, .nf = nf, .nc = pdt_dataset_classes(ds), .x = f->x, .k = f->k, .y = f->y,
-                        .max_depth = f->opt->max_depth, .memo_bytes = f->opt->memo_megabytes << 20,
+                        .max_depth = f->opt->max_depth, .memo_bytes = memo_mb(f->opt) << 20,
                         .time_limit = f->opt->time_limit, .stop = f->opt->stop};
     return costs(&f->p, f->lambda, f->opt, f->err);
 }
@@ -398,7 +429,7 @@ static bool beside_turn(void *user, uint32_t depth, double seconds, size_t memo_
  * room for them; else the search's turns make them (deeper_fit). */
 static void beside_start(dc_fit *f)
 {
-    const size_t total = f->opt->memo_megabytes ? f->opt->memo_megabytes : 1024;
+    const size_t total = memo_mb(f->opt);
     f->beside_mb = total / DC_BESIDE_SHARE;
     if (pdt_threads_resolve(f->opt->threads) < 2 || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
         getenv("PDT_DISCRETE_BESIDE_OFF"))
