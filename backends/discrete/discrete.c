@@ -609,6 +609,11 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     if (st == PDT_OK) {
         for (size_t i = 0; i < p->n; i++) all[i] = (uint32_t)i;
         clock_gettime(CLOCK_MONOTONIC, &s.start);
+        if (given == DC_INF) { /* the first incumbent */
+            dc_result g;
+            st = dc_greedy(&s, &g, err);
+            if (st == PDT_OK) keep_best(&best, &have, &g, given);
+        }
         for (uint32_t d = 1; given == DC_INF && d <= DC_WARM_DEPTH && d < p->max_depth && st == PDT_OK && !s.stopped_by; d++)
             st = scheduled(&s, &best, &have, d, given, all, err);
         if (st == PDT_OK && !s.stopped_by) {
