@@ -364,19 +364,23 @@ typedef struct dc_build {
 static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
                              size_t depth);
 
+pdt_status dc_result_reserve(dc_result *r, size_t *cap, size_t need, size_t nc, pdt_error *err)
+{
+    if (r->n_nodes + need <= *cap) return PDT_OK;
+    size_t grown = *cap ? 2 * *cap : 64;
+    while (grown < r->n_nodes + need) grown *= 2;
+    dc_node *nodes = realloc(r->nodes, grown * sizeof *nodes);
+    if (nodes) r->nodes = nodes;
+    uint64_t *counts = realloc(r->counts, grown * nc * sizeof *counts);
+    if (counts) r->counts = counts;
+    if (!nodes || !counts) return pdt_error_set(err, PDT_ENOMEM, "out of memory (the tree)");
+    *cap = grown;
+    return PDT_OK;
+}
+
 static pdt_status grow_nodes(dc_build *b, size_t need)
 {
-    dc_result *r = b->r;
-    if (r->n_nodes + need <= b->cap) return PDT_OK;
-    size_t cap = b->cap ? 2 * b->cap : 64;
-    while (cap < r->n_nodes + need) cap *= 2;
-    dc_node *nodes = realloc(r->nodes, cap * sizeof *nodes);
-    if (nodes) r->nodes = nodes;
-    uint64_t *counts = realloc(r->counts, cap * b->s->p->nc * sizeof *counts);
-    if (counts) r->counts = counts;
-    if (!nodes || !counts) return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
-    b->cap = cap;
-    return PDT_OK;
+    return dc_result_reserve(b->r, &b->cap, need, b->s->p->nc, b->err);
 }
 
 /* Fills node `at` (allocated by the caller) for the items of branch c. */

@@ -77,17 +77,7 @@ static uint32_t choose(greedy *g, const uint32_t *items, size_t len)
 
 static pdt_status reserve(greedy *g, size_t need)
 {
-    dc_result *r = g->r;
-    if (r->n_nodes + need <= g->cap) return PDT_OK;
-    size_t cap = g->cap ? 2 * g->cap : 64;
-    while (cap < r->n_nodes + need) cap *= 2;
-    dc_node *nodes = realloc(r->nodes, cap * sizeof *nodes);
-    if (nodes) r->nodes = nodes;
-    uint64_t *counts = realloc(r->counts, cap * g->s->p->nc * sizeof *counts);
-    if (counts) r->counts = counts;
-    if (!nodes || !counts) return pdt_error_set(g->err, PDT_ENOMEM, "out of memory (the greedy tree)");
-    g->cap = cap;
-    return PDT_OK;
+    return dc_result_reserve(g->r, &g->cap, need, g->s->p->nc, g->err);
 }
 
 /* Grows and prunes node `at` (allocated) for items (the node's own copy,

@@ -145,6 +145,8 @@ static inline size_t dc_count_cells(dc_search *s, const dc_frame *fr, bool bits,
 /* A split's children's memo hashes (slots prefetched); bits: fr holds the node's bitsets. */
 void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                    const uint32_t *m, uint32_t rem, uint64_t *h);
+/* Room in r for `need` more nodes (and their nc class counts each); *cap: the room there is. */
+pdt_status dc_result_reserve(dc_result *r, size_t *cap, size_t need, size_t nc, pdt_error *err);
 /* discrete_greedy.c: a greedy tree pruned exactly for the costs (an incumbent). */
 pdt_status dc_greedy(dc_search *s, dc_result *r, pdt_error *err);
 /* Set-up: groups of equal rows, their unavoidable errors, the bitsets. */
