@@ -100,24 +100,25 @@ typedef struct dc_fit {
 #define DC_MEMO_DEFAULT_MB 1024
 #define DC_MEMO_SHARE 4
 
-static size_t cgroup_bytes(void)
+static uint64_t cgroup_bytes(void)
 {
     FILE *in = fopen("/sys/fs/cgroup/memory.max", "r"); /* cgroup v2; "max" when none */
     if (!in) in = fopen("/sys/fs/cgroup/memory/memory.limit_in_bytes", "r"); /* v1 */
     unsigned long long v = 0;
     if (in && fscanf(in, "%llu", &v) != 1) v = 0;
     if (in) fclose(in);
-    return v > 0 && v < SIZE_MAX ? (size_t)v : SIZE_MAX;
+    return v > 0 ? (uint64_t)v : UINT64_MAX;
 }
 
 static size_t memo_mb(const pdt_fit_options *opt)
 {
     if (opt->memo_megabytes) return opt->memo_megabytes;
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    size_t bytes = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0, cg = cgroup_bytes();
+    uint64_t bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0, cg = cgroup_bytes();
     if (cg < bytes) bytes = cg;
-    const size_t mb = bytes / DC_MEMO_SHARE >> 20;
-    return mb > DC_MEMO_DEFAULT_MB ? mb : DC_MEMO_DEFAULT_MB;
+    uint64_t mb = bytes / DC_MEMO_SHARE >> 20;
+    if (mb > SIZE_MAX >> 20) mb = SIZE_MAX >> 20; /* (a 32-bit build) */
+    return mb > DC_MEMO_DEFAULT_MB ? (size_t)mb : DC_MEMO_DEFAULT_MB;
 }
 
 /* The features: categorical columns (multiway) when `multiway`, and the
