@@ -29,7 +29,14 @@ static bool out_of_time(dc_search *s)
      * 0.8 s), a reading of the clock tens of nanoseconds */
     const dc_problem *p = s->p;
     if (pdt_stop_requested(p->stop)) s->stopped_by = "interrupt";
-    if (p->time_limit > 0 && elapsed(s) >= p->time_limit) s->stopped_by = "time limit";
+    if (p->time_limit > 0 || p->progress) {
+        const double t = elapsed(s);
+        if (p->time_limit > 0 && t >= p->time_limit) s->stopped_by = "time limit";
+        if (p->progress && t >= s->next_progress) {
+            s->next_progress = t + 1;
+            p->progress(p->progress_user, t, s->evaluations, s->have && *s->have ? s->best : NULL);
+        }
+    }
     if (s->memo.full) s->stopped_by = "memory limit";
     return s->stopped_by != NULL;
 }
@@ -566,6 +573,7 @@ static void dc_deepen(dc_search *s)
     free(t.frames);
     s->memo = t.memo; /* (it may have grown) */
     s->evaluations = t.evaluations;
+    s->next_progress = t.next_progress;
     s->rows = t.rows;
     if (t.stopped_by != dc_paused) s->deeper++;
     if (t.stopped_by && t.stopped_by != dc_paused) s->stopped_by = t.stopped_by;
@@ -577,7 +585,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     if (p->nf > 65535)
         return pdt_error_set(err, PDT_ELIMIT, "%zu features: the branch search takes at most 65535", p->nf);
     if (p->n == 0 || p->nc == 0) return pdt_error_set(err, PDT_EINVAL, "no rows to fit");
-    dc_search s = {.p = p};
+    dc_search s = {.p = p, .next_progress = 1};
     s.memo.limit = p->memo_bytes ? p->memo_bytes : (size_t)1 << 30;
     s.memo.n_rows = p->n;
     for (size_t f = 0; f < p->nf; f++)
@@ -613,6 +621,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     if (st == PDT_OK) {
         for (size_t i = 0; i < p->n; i++) all[i] = (uint32_t)i;
         clock_gettime(CLOCK_MONOTONIC, &s.start);
+        s.best = &best, s.have = &have; /* (the reports' best so far) */
         if (given == DC_INF) { /* the first incumbent */
             dc_result g;
             st = dc_greedy(&s, &g, err);
@@ -625,7 +634,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
             const uint64_t first = env ? strtoull(env, NULL, 10) : 0;
             s.next_deeper = given != DC_INF ? 0 : first ? first : DC_WORK;
             s.deeper = p->deeper ? p->deeper_from : DC_WARM_DEPTH + 1;
-            s.all = all, s.best = &best, s.have = &have, s.given = given;
+            s.all = all, s.given = given;
             /* not solved and not stopped: nothing beats the incumbent, which is then optimal */
             st = scheduled(&s, &best, &have, p->max_depth, given, all, err);
             s.next_deeper = 0;

@@ -33,6 +33,8 @@
 
 #define DC_LEAF UINT32_MAX
 
+struct dc_result;
+
 typedef struct dc_problem {
     size_t n, nf, nc;             /* rows, features, classes */
     const uint16_t *x;            /* n * nf codes, row-major: row i's code of feature f */
@@ -58,6 +60,10 @@ typedef struct dc_problem {
     bool (*deeper)(void *user, uint32_t depth, double seconds, size_t memo_bytes);
     void *deeper_user;
     uint32_t deeper_from;
+    /* Optional: called about once a second, on the thread running dc_solve, with the seconds
+     * since it started, its evaluations so far and its best tree so far (NULL: none yet). */
+    void (*progress)(void *user, double seconds, uint64_t evaluations, const struct dc_result *best);
+    void *progress_user;
 } dc_problem;
 
 typedef struct dc_node {

@@ -436,6 +436,7 @@ static void beside_start(dc_fit *f)
         getenv("PDT_DISCRETE_BESIDE_OFF"))
         return;
     f->beside_p = f->p;
+    f->beside_p.progress = NULL; /* (reports come from the search's thread alone) */
     f->beside_stop = 0;
     if (pthread_create(&f->beside, NULL, beside_main, f) != 0) return; /* no thread: the turns make them */
     f->beside_on = true;
@@ -558,6 +559,26 @@ static pdt_status adopt_few(dc_fit *f, pdt_model **warm, pdt_model **few)
     return PDT_OK;
 }
 
+/* The search's reports as the fit's (pdt_progress): seconds since the fit
+ * began, evaluations, and the best tree so far — its objective, errors and
+ * branch nodes (with --sparse), else its errors and nodes.  The trees of
+ * the fits beside it are not among them. */
+static void report(void *user, double seconds, uint64_t evaluations, const dc_result *best)
+{
+    (void)seconds;
+    const dc_fit *f = user;
+    char text[128] = "none yet";
+    if (best && f->opt->sparse)
+        snprintf(text, sizeof text, "%.6g (%llu errors, %llu branch nodes)",
+                 (double)best->cost / ((double)f->p.err_cost * (double)f->p.n), (unsigned long long)best->errors,
+                 (unsigned long long)best->splits);
+    else if (best)
+        snprintf(text, sizeof text, "%llu errors, %llu branch nodes", (unsigned long long)best->errors,
+                 (unsigned long long)best->splits);
+    f->opt->progress(f->opt->progress_user,
+                     &(pdt_progress){.seconds = seconds_since(&f->t0), .nodes = evaluations, .best = text});
+}
+
 /* The branch search, or with few nodes (k >= 0): first within a budget of
  * rows, then the backend within the node budget, then the branch search
  * again with the time left.  *proven: the backend's answer (*few, or the
@@ -596,6 +617,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && warm) st = few_incumbent(&f, warm, &c);
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
+    if (opt->progress) f.p.progress = report, f.p.progress_user = &f;
     f.p.time_limit = cls_time_left(opt, &t0); /* the limit is the fit's: what the warm start left of it */
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
     f.multiway = multiway;

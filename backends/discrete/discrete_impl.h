@@ -49,6 +49,7 @@ typedef struct dc_search {
     struct dc_result *best; /* the best tree so far (*have), to beat */
     bool *have;
     int64_t given;          /* the caller's incumbent's cost, or INT64_MAX */
+    double next_progress;   /* seconds: the next report (p->progress) */
     struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
 } dc_search;
 
