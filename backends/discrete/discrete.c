@@ -194,6 +194,50 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                      int64_t ub, dc_frame *parent, uint32_t f, uint32_t v);
 static void dc_deepen(dc_search *s);
 
+/* The similarity bound (MurTree's): an optimal tree of region R with `rem`
+ * levels, applied to a region Q searched earlier with as many levels, errs
+ * on at most |Q \ R| rows more than on R and has no more nodes once those
+ * left with one way or none are dropped, so cost(R) ≥ cost(Q) −
+ * err_cost·|Q \ R|, and what Q's search returned is at most cost(Q) (its
+ * optimum, or a lower bound).  The largest such bound over the regions fr
+ * keeps (0: none), for R child v of a two-valued split: its parent's rows
+ * `all` and the feature's code-1 rows `one` (no bitset of R is made). */
+static int64_t similar(const dc_search *s, const dc_frame *fr, const uint64_t *all, const uint64_t *one, uint32_t v,
+                       uint32_t rem)
+{
+    const size_t words = s->words;
+    const int64_t err_cost = s->p->err_cost;
+    const uint64_t flip = v ? 0 : ~UINT64_C(0);
+    int64_t best = 0;
+    for (uint32_t r = 0; err_cost > 0 && r < fr->n_seen; r++) {
+        if (fr->seen_rem[r] != rem || fr->seen_cost[r] <= best) continue;
+        const uint64_t *q = fr->seen + (size_t)r * words;
+        const int64_t room = (fr->seen_cost[r] - best - 1) / err_cost; /* rows of Q outside R that keep it above best */
+        int64_t out = 0;
+        for (size_t w = 0; w < words && out <= room; w++) out += __builtin_popcountll(q[w] & ~(all[w] & (one[w] ^ flip)));
+        if (out <= room) best = fr->seen_cost[r] - out * err_cost;
+    }
+    return best;
+}
+
+/* The node's rows (its bitsets, fr->rc) and what its search returned, kept for the next regions at its depth. */
+static void keep_seen(const dc_search *s, dc_frame *fr, size_t len, int64_t cost, uint32_t rem)
+{
+    const uint32_t r = fr->seen_next;
+#ifndef NDEBUG
+    size_t rows = 0; /* (the bitsets are the node's: as many rows) */
+    for (size_t w = 0; w < s->words; w++) rows += (size_t)__builtin_popcountll(fr->rc[s->p->nc * s->words + w]);
+    assert(rows == len);
+#else
+    (void)len;
+#endif
+    memcpy(fr->seen + (size_t)r * s->words, fr->rc + s->p->nc * s->words, s->words * sizeof *fr->seen);
+    fr->seen_cost[r] = cost;
+    fr->seen_rem[r] = rem;
+    fr->seen_next = (r + 1) % DC_SEEN;
+    if (fr->n_seen < DC_SEEN) fr->n_seen++;
+}
+
 /* The children of the split on f (fr->part, fr->start; bounds clb of f's
  * cells, *total: the split's cost plus their sum) searched until all are
  * solved (true; *total their cost) or *total reaches bound (false; *total a
@@ -250,6 +294,17 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     if (e && e->lb >= ub) return e->lb;
     const dc_entry was = e ? *e : (dc_entry){0};
     if (out_of_time(s)) return ub;
+    /* a child of a two-valued split like a region searched just before at its depth may cost
+     * too much already */
+    int64_t within = 0;
+    dc_frame *fr = dc_frame_at(s, depth);
+    if (fr && fr->seen && parent && parent->has_bits && p->k[f_parent] == 2 && s->bit_at[f_parent] != SIZE_MAX) {
+        within = similar(s, fr, parent->rc + p->nc * s->words, s->bits + s->bit_at[f_parent], v_parent, rem);
+        if (within >= ub) {
+            if (e && e->lb < within) e->lb = within;
+            return within;
+        }
+    }
     s->evaluations++;
     s->rows += len;
     if (s->next_deeper && s->evaluations >= s->next_deeper && (dc_deepen(s), s->stopped_by)) return ub;
@@ -258,15 +313,15 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     int64_t best = leaf, bound = leaf < ub ? leaf : ub;
     uint32_t best_f = DC_LEAF;
     int64_t lower = leaf; /* when nothing beats ub: the least bound of the leaf and every split */
-    /* without a depth limit a region costs at least any of its subsets (a tree of the region
-     * errs there on no more rows, once nodes left with one way or no rows are dropped) */
-    int64_t within = 0;
+    /* `within`, a lower bound of the region's cost: the similarity bound, and without a depth
+     * limit any of its subsets' (a tree of the region errs there on no more rows, once nodes
+     * left with one way or no rows are dropped) */
     bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
     if (can_split) lower = min64(lower, p->split_cost + (int64_t)st.floor * p->err_cost);
-    if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound) {
+    bool counted = false; /* fr holds the region's bitsets */
+    if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound && within < bound) {
         lower = leaf;
         bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
-        dc_frame *fr = dc_frame_at(s, depth);
         if (!fr) s->stopped_by = "memory limit";
         size_t n_cand = 0;
         uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL;
@@ -277,6 +332,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         const uint32_t child_rem = depth_left(s, depth + 1);
         size_t n_split = 0;
         const bool bits = fr && count_region(s, fr, items, len, parent, f_parent, v_parent);
+        counted = bits;
         for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
@@ -351,11 +407,13 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .n_cond = e->n_cond,
                                .lb = best, .solved = true,
                                .feature = best_f == DC_LEAF ? DC_ENTRY_LEAF : (uint16_t)best_f};
+        if (counted && fr->seen) keep_seen(s, fr, len, best, rem);
         return best;
     }
     if (lower < within) lower = within;
     if (lower < ub) lower = ub; /* (cannot happen: every way was cut at ub or above) */
     if (e && e->lb < lower) e->lb = lower;
+    if (counted && fr->seen) keep_seen(s, fr, len, lower, rem);
     return lower;
 }
 
