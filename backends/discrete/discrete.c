@@ -296,9 +296,13 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     if (out_of_time(s)) return ub;
     /* a child of a two-valued split like a region searched just before at its depth may cost
      * too much already */
-    int64_t within = 0;
     dc_frame *fr = dc_frame_at(s, depth);
-    if (fr && fr->seen && parent && parent->has_bits && p->k[f_parent] == 2 && s->bit_at[f_parent] != SIZE_MAX) {
+    if (!fr) {
+        s->stopped_by = "memory limit";
+        return ub;
+    }
+    int64_t within = 0;
+    if (parent && parent->has_bits && p->k[f_parent] == 2 && s->bit_at[f_parent] != SIZE_MAX) {
         within = similar(s, fr, parent->rc + p->nc * s->words, s->bits + s->bit_at[f_parent], v_parent, rem);
         if (within >= ub) {
             if (e && e->lb < within) e->lb = within;
@@ -318,22 +322,21 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
      * left with one way or no rows are dropped) */
     bool can_split = (s->max_depth == PDT_UNLIMITED || depth < s->max_depth) && st.errors > st.floor;
     if (can_split) lower = min64(lower, p->split_cost + (int64_t)st.floor * p->err_cost);
-    bool counted = false; /* fr holds the region's bitsets */
+    bool counted = false; /* fr holds the region's bitsets (and so has room for them in seen) */
     if (can_split && p->split_cost + (int64_t)st.floor * p->err_cost < bound && within < bound) {
         lower = leaf;
         bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
-        if (!fr) s->stopped_by = "memory limit";
         size_t n_cand = 0;
-        uint32_t *part = fr ? fr->part : NULL, *start = fr ? fr->start : NULL;
+        uint32_t *part = fr->part, *start = fr->start;
         /* every split's bound, one level of look-ahead; its children's bounds kept.  First
          * every child's size and errors: a split whose bound from these alone (each child its
          * leaf or one more split) reaches `bound` is out without a look at the memo, which can
          * only raise bounds.  Then the others' hashes (memo slots prefetched), then the memo */
         const uint32_t child_rem = depth_left(s, depth + 1);
         size_t n_split = 0;
-        const bool bits = fr && count_region(s, fr, items, len, parent, f_parent, v_parent);
+        const bool bits = count_region(s, fr, items, len, parent, f_parent, v_parent);
         counted = bits;
-        for (size_t f = 0, used = 0; fr && f < p->nf; f++) {
+        for (size_t f = 0, used = 0; f < p->nf; f++) {
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
@@ -407,13 +410,13 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .n_cond = e->n_cond,
                                .lb = best, .solved = true,
                                .feature = best_f == DC_LEAF ? DC_ENTRY_LEAF : (uint16_t)best_f};
-        if (counted && fr->seen) keep_seen(s, fr, len, best, rem);
+        if (counted) keep_seen(s, fr, len, best, rem);
         return best;
     }
     if (lower < within) lower = within;
     if (lower < ub) lower = ub; /* (cannot happen: every way was cut at ub or above) */
     if (e && e->lb < lower) e->lb = lower;
-    if (counted && fr->seen) keep_seen(s, fr, len, lower, rem);
+    if (counted) keep_seen(s, fr, len, lower, rem);
     return lower;
 }
 

@@ -430,7 +430,7 @@ static bool beside_turn(void *user, uint32_t depth, double seconds, size_t memo_
  * room for them; else the search's turns make them (deeper_fit). */
 static void beside_start(dc_fit *f)
 {
-    const size_t total = memo_mb(f->opt);
+    const size_t total = f->p.memo_bytes >> 20; /* (memo_mb: --memo-mb or the default) */
     f->beside_mb = total / DC_BESIDE_SHARE;
     if (pdt_threads_resolve(f->opt->threads) < 2 || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
         getenv("PDT_DISCRETE_BESIDE_OFF"))

@@ -230,8 +230,6 @@ static void slots_free(dc_entry *slots, void *map, size_t map_len)
     else free(slots);
 }
 
-_Static_assert(sizeof(dc_entry) <= 32, "a memo entry fits half a cache line");
-
 static bool grow(dc_memo *m)
 {
     size_t n_slots = m->n_slots ? 2 * m->n_slots : 4096;

@@ -26,6 +26,8 @@ typedef struct dc_entry {
     bool looked : 1;    /* lb includes the region's own look-ahead bound */
 } dc_entry;
 
+_Static_assert(sizeof(dc_entry) <= 32, "a memo entry fits half a cache line");
+
 #define DC_ROWS_KEY UINT16_MAX
 #define DC_ENTRY_LEAF UINT16_MAX
 
