@@ -20,17 +20,18 @@
 typedef struct problem {
     uint16_t x[N * NF], k[NF];
     uint32_t y[N];
-    size_t flipped;
     dc_problem p;
 } problem;
 
-/* Rows: every combination of six binary features, four times over (256
- * rows); the label y = x0 AND (x1 OR x2), with the rows in `flip` flipped
- * (few per leaf of that rule, so its leaves keep their majorities).  Entropy
- * and Gini impurity split x0 first (its split leaves the least), then x1 and
- * x2 (either first): the rule's tree, 3 branch nodes, errs on exactly the flipped rows.
- * A flipped row has three copies unflipped, so below the rule's leaves no
- * tree errs less: whatever the greedy grows there is pruned. */
+/* Rows: every combination of six binary features (its code, 0 .. 63), four
+ * times over (256 rows); the label y = x0 AND (x1 OR x2), with the four rows
+ * of each combination in `flip` flipped (few per leaf of that rule, so its
+ * leaves keep their majorities).  Entropy and Gini impurity split x0 first
+ * (its split leaves the least), then x1 and x2 (either first): the rule's
+ * tree, 3 branch nodes, errs on exactly the flipped rows.  Below the rule's
+ * leaves a flipped combination is a majority only in a region of at most 7
+ * rows, 5 more conditions deep: 5 nodes (25) to mend 4 errors, so whatever
+ * the greedy grows there is pruned. */
 static void make_problem(problem *pr, const size_t *flip, size_t n_flip, uint32_t max_depth)
 {
     for (size_t f = 0; f < NF; f++) pr->k[f] = 2;
@@ -39,10 +40,10 @@ static void make_problem(problem *pr, const size_t *flip, size_t n_flip, uint32_
         for (size_t f = 0; f < NF; f++) r[f] = (uint16_t)(i >> f & 1);
         pr->y[i] = (uint32_t)(r[0] & (r[1] | r[2]));
     }
-    for (size_t t = 0; t < n_flip; t++) pr->y[flip[t]] ^= 1;
-    pr->flipped = n_flip;
-    /* an error costs 4, a branch node 5: a leaf of two errors or more is grown */
-    pr->p = (dc_problem){.n = N, .nf = NF, .nc = 2, .x = pr->x, .k = pr->k, .y = pr->y, .err_cost = 4,
+    for (size_t t = 0; t < n_flip; t++)
+        for (size_t copy = 0; copy < N; copy += 64) pr->y[flip[t] + copy] ^= 1;
+    /* an error costs 1, a branch node 5: a leaf of more than five errors is grown */
+    pr->p = (dc_problem){.n = N, .nf = NF, .nc = 2, .x = pr->x, .k = pr->k, .y = pr->y, .err_cost = 1,
                          .split_cost = 5, .max_depth = max_depth, .memo_bytes = (size_t)16 << 20,
                          .max_rows = 1};
 }
@@ -78,13 +79,15 @@ static uint64_t tree_errors(const dc_result *r, const problem *pr)
 }
 
 /* Stopped at its first region (a budget of one row), the search answers the
- * greedy tree: the rule's three nodes and the flipped rows as its errors. */
+ * greedy tree: the rule's three nodes and the flipped rows as its errors.
+ * The leaf x0=0 then errs on 8 rows, which the greedy grows a tree below to
+ * mend, and pruning must cut. */
 static void test_greedy_is_the_first_answer(void **state)
 {
     (void)state;
-    /* two rows of the rule's leaf x0=0, then one of each other: x0=1,x1=1; x0=1,x1=0,x2=1;
-     * x0=1,x1=0,x2=0 */
-    const size_t flip[] = {2, 4, 3 + 64, 5 + 128, 1 + 8};
+    /* two combinations of the rule's leaf x0=0, then one of each other: x0=1,x1=1;
+     * x0=1,x1=0,x2=1; x0=1,x1=0,x2=0 */
+    const size_t flip[] = {2, 4, 3, 5, 9};
     problem *pr = malloc(sizeof *pr);
     assert_non_null(pr);
     for (size_t n_flip = 0; n_flip <= 5; n_flip++) {
@@ -96,8 +99,8 @@ static void test_greedy_is_the_first_answer(void **state)
         assert_false(r.optimal);
         assert_string_equal(r.stopped_by, "row budget");
         assert_int_equal(r.splits, 3);
-        assert_int_equal(r.errors, n_flip);
-        assert_int_equal(tree_errors(&r, pr), n_flip);
+        assert_int_equal(r.errors, 4 * n_flip);
+        assert_int_equal(tree_errors(&r, pr), 4 * n_flip);
         assert_int_equal(r.cost, 4 * (int64_t)n_flip + 3 * 5);
         assert_int_equal(r.nodes[0].feature, 0);
         dc_result_clear(&r);
@@ -122,7 +125,7 @@ static void test_greedy_keeps_the_depth_limit(void **state)
         assert_true(r.found);
         assert_true(tree_depth(&r, 0) <= depth);
         assert_int_equal(tree_errors(&r, pr), r.errors);
-        assert_int_equal(r.cost, 4 * (int64_t)r.errors + 5 * (int64_t)r.splits);
+        assert_int_equal(r.cost, (int64_t)r.errors + 5 * (int64_t)r.splits);
         const uint64_t want[] = {0, 32, 32, 0}, splits[] = {0, 1, 1, 3};
         assert_int_equal(r.splits, splits[depth]);
         assert_int_equal(r.errors, want[depth]);
@@ -136,7 +139,7 @@ static void test_greedy_keeps_the_depth_limit(void **state)
 static void test_search_goes_on_from_it(void **state)
 {
     (void)state;
-    const size_t flip[] = {2, 3 + 64};
+    const size_t flip[] = {2, 3};
     problem *pr = malloc(sizeof *pr);
     assert_non_null(pr);
     make_problem(pr, flip, 2, PDT_UNLIMITED);

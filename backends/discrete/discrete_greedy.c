@@ -34,7 +34,7 @@ typedef struct greedy {
     bool gini;       /* the Gini impurity left, not the entropy */
     dc_result *r;
     size_t cap;
-    uint32_t *count; /* maxk * nc: rows by code and class */
+    uint32_t *cell;  /* 3 * maxk: dc_count_codes's rows, errors and unavoidable errors by code */
     uint64_t work;
     pdt_error *err;
 } greedy;
@@ -49,27 +49,26 @@ static uint32_t choose(greedy *g, const uint32_t *items, size_t len)
     const size_t nc = p->nc;
     uint32_t best_f = DC_LEAF;
     double best = 0;
+    const size_t maxk = g->s->maxk;
     for (size_t f = 0; f < p->nf; f++) {
         const size_t kf = p->k[f];
-        const uint16_t *code = g->s->col + f * p->n;
-        memset(g->count, 0, kf * nc * sizeof *g->count);
-        for (size_t t = 0; t < len; t++) g->count[code[items[t]] * nc + p->y[items[t]]]++;
-        size_t present = 0;
+        /* rows by code and class (s->pcount[v * nc + c]), by items: no frame holds this node */
+        uint32_t *m = g->cell;
+        if (dc_count_codes(g->s, NULL, false, (uint32_t)f, items, len, m, m + maxk, m + 2 * maxk) < 2) continue;
+        const uint32_t *count = g->s->pcount;
         double h = 0; /* N·(entropy left): Σ_v n_v log n_v − Σ_v,c n_vc log n_vc; or N·(Gini
                          impurity left): Σ_v (n_v − Σ_c n_vc² / n_v) */
         for (size_t v = 0; v < kf; v++) {
-            uint32_t nv = 0;
+            const uint32_t nv = m[v];
             double sq = 0;
-            for (size_t c = 0; c < nc; c++) {
-                const uint32_t x = g->count[v * nc + c];
-                nv += x;
+            for (size_t c = 0; nv && c < nc; c++) {
+                const uint32_t x = count[v * nc + c];
                 if (g->gini) sq += (double)x * x;
                 else h -= xlogx(x);
             }
-            present += nv > 0;
             if (nv) h += g->gini ? nv - sq / nv : xlogx(nv);
         }
-        if (present >= 2 && (best_f == DC_LEAF || h < best)) best = h, best_f = (uint32_t)f;
+        if (best_f == DC_LEAF || h < best) best = h, best_f = (uint32_t)f;
     }
     g->work += (uint64_t)len * p->nf;
     return best_f;
@@ -88,18 +87,15 @@ static pdt_status grow(greedy *g, size_t at, uint32_t *items, size_t len, size_t
     const dc_problem *p = g->s->p;
     const size_t nc = p->nc;
     dc_result *r = g->r;
-    uint64_t *counts = r->counts + at * nc, most = 0;
-    memset(counts, 0, nc * sizeof *counts);
-    for (size_t t = 0; t < len; t++) counts[p->y[items[t]]]++;
-    uint32_t label = 0;
-    for (size_t c = 0; c < nc; c++)
-        if (counts[c] > most) most = counts[c], label = (uint32_t)c;
-    r->nodes[at] = (dc_node){.feature = DC_LEAF, .label = label, .code = r->nodes[at].code, .n_items = len,
-                             .errors = len - most};
-    const int64_t leaf = (int64_t)(len - most) * p->err_cost;
+    const dc_stats st0 = dc_region_stats(g->s, items, len); /* (class counts in s->ccount) */
+    for (size_t c = 0; c < nc; c++) r->counts[at * nc + c] = g->s->ccount[c];
+    r->nodes[at] = (dc_node){.feature = DC_LEAF, .label = st0.label, .code = r->nodes[at].code, .n_items = len,
+                             .errors = st0.errors};
+    const int64_t leaf = (int64_t)st0.errors * p->err_cost;
     *cost = leaf;
-    if (most == len || (p->max_depth != PDT_UNLIMITED && depth >= p->max_depth) || g->work >= DC_GREEDY_WORK ||
-        leaf <= p->split_cost)
+    /* no split pays when the errors are unavoidable or cost less than a node */
+    if (st0.errors == st0.floor || (p->max_depth != PDT_UNLIMITED && depth >= p->max_depth) ||
+        g->work >= DC_GREEDY_WORK || leaf <= p->split_cost)
         return PDT_OK;
     const uint32_t f = choose(g, items, len);
     if (f == DC_LEAF) return PDT_OK;
@@ -139,11 +135,11 @@ static pdt_status grow(greedy *g, size_t at, uint32_t *items, size_t len, size_t
 }
 
 /* The tree grown by one criterion and pruned, into r. */
-static pdt_status greedy_tree(dc_search *s, bool gini, uint32_t *items, uint32_t *count, dc_result *r, pdt_error *err)
+static pdt_status greedy_tree(dc_search *s, bool gini, uint32_t *items, uint32_t *cell, dc_result *r, pdt_error *err)
 {
     const dc_problem *p = s->p;
     memset(r, 0, sizeof *r);
-    greedy g = {.s = s, .gini = gini, .r = r, .count = count, .err = err};
+    greedy g = {.s = s, .gini = gini, .r = r, .cell = cell, .err = err};
     int64_t cost = 0;
     pdt_status st = reserve(&g, 1);
     if (!st) {
@@ -170,11 +166,11 @@ pdt_status dc_greedy(dc_search *s, dc_result *r, pdt_error *err)
 {
     const dc_problem *p = s->p;
     memset(r, 0, sizeof *r);
-    uint32_t *items = malloc(p->n * sizeof *items), *count = malloc(s->maxk * p->nc * sizeof *count);
-    pdt_status st = items && count ? PDT_OK : pdt_error_set(err, PDT_ENOMEM, "out of memory (the greedy tree)");
+    uint32_t *items = malloc(p->n * sizeof *items), *cell = malloc(3 * s->maxk * sizeof *cell);
+    pdt_status st = items && cell ? PDT_OK : pdt_error_set(err, PDT_ENOMEM, "out of memory (the greedy tree)");
     dc_result other = {0};
-    if (!st) st = greedy_tree(s, false, items, count, r, err);
-    if (!st) st = greedy_tree(s, true, items, count, &other, err);
+    if (!st) st = greedy_tree(s, false, items, cell, r, err);
+    if (!st) st = greedy_tree(s, true, items, cell, &other, err);
     if (!st && other.cost < r->cost) {
         dc_result_clear(r);
         *r = other;
@@ -183,6 +179,6 @@ pdt_status dc_greedy(dc_search *s, dc_result *r, pdt_error *err)
     }
     if (st) dc_result_clear(r);
     free(items);
-    free(count);
+    free(cell);
     return st;
 }
