@@ -34,7 +34,7 @@ static bool out_of_time(dc_search *s)
         if (p->time_limit > 0 && t >= p->time_limit) s->stopped_by = "time limit";
         if (p->progress && t >= s->next_progress) {
             s->next_progress = t + 1;
-            p->progress(p->progress_user, t, s->evaluations, s->have && *s->have ? s->best : NULL);
+            p->progress(p->progress_user, s->evaluations, s->have && *s->have ? s->best : NULL);
         }
     }
     if (s->memo.full) s->stopped_by = "memory limit";

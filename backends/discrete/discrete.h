@@ -60,9 +60,9 @@ typedef struct dc_problem {
     bool (*deeper)(void *user, uint32_t depth, double seconds, size_t memo_bytes);
     void *deeper_user;
     uint32_t deeper_from;
-    /* Optional: called about once a second, on the thread running dc_solve, with the seconds
-     * since it started, its evaluations so far and its best tree so far (NULL: none yet). */
-    void (*progress)(void *user, double seconds, uint64_t evaluations, const struct dc_result *best);
+    /* Optional: called about once a second, on the thread running dc_solve, with its
+     * evaluations so far and its best tree so far (NULL: none yet). */
+    void (*progress)(void *user, uint64_t evaluations, const struct dc_result *best);
     void *progress_user;
 } dc_problem;
 

@@ -563,9 +563,8 @@ static pdt_status adopt_few(dc_fit *f, pdt_model **warm, pdt_model **few)
  * began, evaluations, and the best tree so far — its objective, errors and
  * branch nodes (with --sparse), else its errors and nodes.  The trees of
  * the fits beside it are not among them. */
-static void report(void *user, double seconds, uint64_t evaluations, const dc_result *best)
+static void report(void *user, uint64_t evaluations, const dc_result *best)
 {
-    (void)seconds;
     const dc_fit *f = user;
     char text[128] = "none yet";
     if (best && f->opt->sparse)
