@@ -658,7 +658,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         s.ccount = malloc(p->nc * sizeof *s.ccount);
         s.pcount = malloc(s.maxk * p->nc * sizeof *s.pcount);
         s.col = malloc((p->n * p->nf + 1) * sizeof *s.col);
-        s.salt = malloc((p->n / 64 + 1) * sizeof *s.salt);
+        s.salt = malloc(2 * (p->n / 64 + 1) * sizeof *s.salt);
         s.hx = malloc(s.maxk * sizeof *s.hx);
         s.hw = malloc(s.maxk * sizeof *s.hw);
         s.frames = calloc(p->nf + 1, sizeof *s.frames);

@@ -146,7 +146,7 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
 {
     const dc_problem *p = s->p;
     const size_t nc = p->nc, words = s->words;
-    fr->has_bits = false;
+    fr->has_bits = fr->has_sum = false;
     if (!s->bits || nc * words >= BIT_ITEMS * len) return false;
     uint64_t *all = fr->rc + nc * words;
     memset(fr->rc, 0, (nc + 1) * words * sizeof *fr->rc);
@@ -159,7 +159,7 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
     for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
     fr->rtot[nc] = floor;
     if (s->tbits) count_binary(s, fr->rc, floor, fr->bc);
-    fr->has_bits = true;
+    fr->has_bits = true, fr->has_sum = false;
     return true;
 }
 
@@ -208,7 +208,7 @@ void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *
     memcpy(fr->rc, kid->rc, (nc + 1) * s->words * sizeof *fr->rc);
     memcpy(fr->rtot, kid->rtot, (nc + 1) * sizeof *fr->rtot);
     memcpy(fr->bc, kid->bc, (nc + s->n_planes) * s->nb * sizeof *fr->bc);
-    fr->has_bits = true;
+    fr->has_bits = true, fr->has_sum = false;
 #ifndef NDEBUG
     const uint64_t *all = fr->rc + nc * s->words;
     uint32_t floor = 0, *cls = s->ccount;
@@ -307,7 +307,7 @@ size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, c
  * children are hashed a word at a time from the node's words and f's (the
  * Debug builds check each against its rows'); else by items, each child's
  * word of rows assembled as its items come (increasing). */
-void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
+void dc_hash_codes(dc_search *s, dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                    const uint32_t *m, uint32_t rem, uint64_t *h)
 {
     const dc_problem *p = s->p;
@@ -315,11 +315,14 @@ void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, cons
     const uint16_t *code = s->col + (size_t)f * p->n;
     if (kf == 2 && bits && s->bit_at[f] != SIZE_MAX && s->words < 2 * len) {
         const uint64_t *all = fr->rc + p->nc * s->words, *one = s->bits + s->bit_at[f];
-        h[0] = h[1] = 0;
-        for (size_t w = 0; w < s->words; w++) {
-            h[0] += dc_word_hash(s->salt, w, all[w] & ~one[w]);
-            h[1] += dc_word_hash(s->salt, w, all[w] & one[w]);
+        if (!fr->has_sum) { /* once a node: each child is then its parent less the other (dc_word_hash) */
+            fr->sum = 0;
+            for (size_t w = 0; w < s->words; w++) fr->sum += dc_word_hash(s->salt, w, all[w]);
+            fr->has_sum = true;
         }
+        h[1] = 0;
+        for (size_t w = 0; w < s->words; w++) h[1] += dc_word_hash(s->salt, w, all[w] & one[w]);
+        h[0] = fr->sum - h[1];
     } else {
         uint64_t *x = s->hx;
         size_t *at = s->hw;

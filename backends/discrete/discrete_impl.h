@@ -98,6 +98,8 @@ typedef struct dc_frame {
     dc_cand *cand;   /* nf */
     uint8_t *done;   /* maxk: the split's children solved */
     bool has_bits;   /* rc, rtot and bc hold the node's (dc_class_bits) */
+    bool has_sum;    /* with has_bits: sum is the hash sum of the node's rows (dc_hash_codes) */
+    uint64_t sum;
     dc_kid kid[2];   /* with tbits: the counts of the children of the split searched */
     /* the similarity bound (discrete.c, similar): the last DC_SEEN regions searched at this
      * depth, each its rows (a bitset), what its search returned and its levels left */
@@ -155,7 +157,7 @@ static inline size_t dc_count_cells(dc_search *s, const dc_frame *fr, bool bits,
     return (size_t)(m0 > 0) + (m1 > 0);
 }
 /* A split's children's memo hashes (slots prefetched); bits: fr holds the node's bitsets. */
-void dc_hash_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
+void dc_hash_codes(dc_search *s, dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                    const uint32_t *m, uint32_t rem, uint64_t *h);
 /* Room in r for `need` more nodes (and their nc class counts each); *cap: the room there is. */
 pdt_status dc_result_reserve(dc_result *r, size_t *cap, size_t need, size_t nc, pdt_error *err);

@@ -12,7 +12,7 @@
 bool dc_salt_fill(uint64_t *salt, size_t words)
 {
     if (getenv("PDT_DISCRETE_WEAK_HASH")) return false; /* tests: every region of a size collides */
-    for (size_t i = 0; i < words; i++) { /* splitmix64 of i */
+    for (size_t i = 0; i < 2 * words; i++) { /* splitmix64 of i */
         uint64_t z = (uint64_t)(i + 1) * UINT64_C(0x9e3779b97f4a7c15);
         z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
         z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);

@@ -57,23 +57,36 @@ typedef struct dc_memo {
 } dc_memo;
 
 /* A key's hash is a sum over the words of 64 rows of its rows' bitset: each
- * word that holds some of them mixed with that word's salt (dc_word_hash),
- * then with its length and depth left (dc_hash_final).  A sum needs no
- * order: a region held as bitsets is hashed a word at a time (a split's
- * children from the parent's words ANDed with a feature's), one listed by
- * its rows in one pass. */
+ * word that holds some of them hashed with that word's pair of salts
+ * (dc_word_hash), then mixed with its length and depth left
+ * (dc_hash_final).  A sum needs no order: a region held as bitsets is hashed
+ * a word at a time, one listed by its rows in one pass.  And each word's
+ * hash is additive over disjoint rows — x·r + bswap(x)·s modulo 2^64, where
+ * rows disjoint in a word add as integers, byte-swapped too — so a split's
+ * two children sum to their parent: one child is hashed, the other is its
+ * parent less it (kr-vs-kp one-hot, λ = 0.001: both children hashed by
+ * splitmix64's finaliser were a seventh of the search's time).  The swap
+ * gives every row of a word 33 or more random bits (a row at bit b of x is
+ * r·2^b plus s at byte 7 − b/8). */
+static inline uint64_t dc_bswap64(uint64_t x)
+{
+#if defined(__GNUC__)
+    return __builtin_bswap64(x);
+#else
+    x = (x & UINT64_C(0x00ff00ff00ff00ff)) << 8 | (x >> 8 & UINT64_C(0x00ff00ff00ff00ff));
+    x = (x & UINT64_C(0x0000ffff0000ffff)) << 16 | (x >> 16 & UINT64_C(0x0000ffff0000ffff));
+    return x << 32 | x >> 32;
+#endif
+}
 static inline uint64_t dc_word_hash(const uint64_t *salt, size_t w, uint64_t x)
 {
-    if (!x || !salt) return 0;
-    uint64_t z = x ^ salt[w]; /* splitmix64's finaliser: a bijection, so distinct words of w differ */
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    if (!salt) return 0;
+    return x * salt[2 * w] + dc_bswap64(x) * salt[2 * w + 1];
 }
 /* The sum of dc_word_hash over the words of rows[0 .. len) (increasing). */
 uint64_t dc_hash_sum(const uint64_t *salt, const uint32_t *rows, size_t len);
 uint64_t dc_hash_final(uint64_t sum, size_t len, uint32_t rem);
-/* Fills salt[0 .. words) with fixed pseudo-random words; false (nothing
+/* Fills salt[0 .. 2 * words) with fixed pseudo-random words; false (nothing
  * filled: hash with salt NULL) when the environment has
  * PDT_DISCRETE_WEAK_HASH: for tests, every region of a size and depth left
  * then has one hash, and every hit rests on its key's check. */
