@@ -79,6 +79,12 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
 /* Items by code of feature f: out holds them grouped, start[v] .. start[v+1].
  * sizes: the number of items of each code when known (dc_count_codes), else
  * NULL (they are counted first). */
+void dc_starts(const dc_search *s, uint32_t f, const uint32_t *sizes, uint32_t *start)
+{
+    start[0] = 0;
+    for (size_t v = 0; v < s->p->k[f]; v++) start[v + 1] = start[v] + sizes[v];
+}
+
 void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *sizes,
                   uint32_t *out, uint32_t *start)
 {
@@ -210,6 +216,7 @@ void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *
     memcpy(fr->bc, kid->bc, (nc + s->n_planes) * s->nb * sizeof *fr->bc);
     fr->has_bits = true, fr->has_sum = false;
 #ifndef NDEBUG
+    if (!items) return; /* (a lazy split's child: its counts are checked once its items are parted) */
     const uint64_t *all = fr->rc + nc * s->words;
     uint32_t floor = 0, *cls = s->ccount;
     memset(cls, 0, nc * sizeof *cls);

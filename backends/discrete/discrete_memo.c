@@ -65,6 +65,17 @@ static uint32_t subset_word(const dc_subset *sub, size_t w)
     return (uint32_t)(x >> (32 * (w & 1)));
 }
 
+/* The rows of a subset given by bitsets, increasing, into out; how many. */
+static size_t subset_rows(const dc_memo *m, const dc_subset *sub, uint32_t *out)
+{
+    size_t n = 0;
+    for (size_t w = 0; w < m->words; w++) {
+        uint64_t one = sub->one[w], x = sub->all[w] & (sub->v ? one : ~one);
+        for (; x; x &= x - 1) out[n++] = (uint32_t)(64 * w) + (uint32_t)__builtin_ctzll(x);
+    }
+    return n;
+}
+
 static bool subset_has(const dc_subset *sub, uint32_t i)
 {
     return (sub->all[i >> 6] >> (i & 63) & 1) && (sub->one[i >> 6] >> (i & 63) & 1) == sub->v;
@@ -331,7 +342,16 @@ dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem
 dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t len, uint32_t rem,
                          const uint32_t *cond, size_t n_cond, const dc_subset *sub, bool create)
 {
+    assert(rows || (h && sub && sub->all)); /* (rows NULL: the subset's bitsets give them) */
     if (!h) h = hash_rows(m, rows, len, rem);
+#ifndef NDEBUG
+    else if (!rows) {
+        uint32_t *listed = malloc((len ? len : 1) * sizeof *listed);
+        assert(listed && subset_rows(m, sub, listed) == len);
+        assert(h == hash_rows(m, listed, len, rem));
+        free(listed);
+    }
+#endif
     else assert(h == hash_rows(m, rows, len, rem));
     if (m->n_slots) {
         dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
@@ -350,6 +370,12 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
     uint32_t *key = m->keys + m->n_keys;
     if (by_cond) {
         if (n_cond) memcpy(key, cond, n_cond * sizeof *cond);
+    } else if (!rows && dense(m, len)) {
+        for (size_t w = 0; w < words; w++) key[w] = subset_word(sub, w);
+    } else if (!rows) {
+        size_t n = subset_rows(m, sub, key);
+        assert(n == len);
+        (void)n;
     } else if (dense(m, len)) {
         memset(key, 0, words * sizeof *key);
         for (size_t t = 0; t < len; t++) key[rows[t] >> 5] |= UINT32_C(1) << (rows[t] & 31);

@@ -120,7 +120,8 @@ dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem
                       size_t n_cond, bool create);
 /* dc_memo_get with the rows' hash h already known (0: not) and, when sub
  * gives the same rows by bitsets (all, one), keys compared with those a word
- * at a time, not a row at a time (else sub is not used). */
+ * at a time, not a row at a time (else sub is not used); rows may then be
+ * NULL when h is known (a key made is made from the bitsets). */
 dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t len, uint32_t rem,
                          const uint32_t *cond, size_t n_cond, const dc_subset *sub, bool create);
 /* The entry `was` (a copy of it) after the table may have moved, or NULL:
