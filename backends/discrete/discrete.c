@@ -159,15 +159,15 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     return best > known ? best : known;
 }
 
-/* Whether a split of fr's node need not part its items until a child is
- * searched: the node has its bitsets and every feature is binary, so the
- * children's memo entries and look-ahead are made from bitsets (count_region,
- * dc_memo_get_at by a subset) — with a feature of more codes the look-ahead
- * may count by items.  (kr-vs-kp one-hot, λ = 0.003: the items of 1.8 million
- * splits parted, 0.95 million regions searched.) */
-static bool lazy_split(const dc_search *s, const dc_frame *fr)
+/* Whether fr's node's split on f need not part its items until a child is
+ * searched: the node has its bitsets and f is among tbits, so the
+ * children's counts, memo entries and look-ahead are all made from bitsets
+ * (count_region, dc_memo_get_at by a subset, dc_count_codes without items).
+ * (kr-vs-kp one-hot, λ = 0.003: the items of 1.8 million splits parted, 0.95
+ * million regions searched.) */
+static bool lazy_split(const dc_search *s, const dc_frame *fr, uint32_t f)
 {
-    return fr->has_bits && s->tbits && s->nb == s->p->nf;
+    return fr->has_bits && s->tbits && s->tpos[f] != UINT32_MAX;
 }
 
 /* The children of the split on f of branch c (part, start; the children at
@@ -425,7 +425,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             int64_t *clb = fr->clb + (size_t)f * s->maxk;
             /* (sizes counted above) the items are parted only when a child is searched: most
              * splits tried end at their children's look-ahead, which bitsets alone can make */
-            bool parted = !lazy_split(s, fr);
+            bool parted = !lazy_split(s, fr, f);
             if (parted) dc_partition(s, f, items, len, fr->cm + (size_t)f * s->maxk, part, start);
             else dc_starts(s, f, fr->cm + (size_t)f * s->maxk, start);
             /* every child's own look-ahead before any is solved: a costly sibling ends the split

@@ -284,7 +284,7 @@ size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, c
     const uint16_t *code = s->col + (size_t)f * p->n;
     const uint32_t *y = p->y;
     uint32_t *count = s->pcount;
-    if (bits && s->bit_at[f] != SIZE_MAX && (kf - 1) * nc * s->words < BIT_ITEMS * len) {
+    if (bits && s->bit_at[f] != SIZE_MAX && (!items || (kf - 1) * nc * s->words < BIT_ITEMS * len)) {
         count_bits(s, fr, f, count, fl);
     } else {
         memset(count, 0, kf * nc * sizeof *count);

@@ -129,7 +129,8 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
 bool dc_kids_count(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *m);
 /* A child's counts from its parent (dc_kids_count) into fr, as dc_class_bits. */
 void dc_kid_load(dc_search *s, dc_frame *fr, const dc_kid *kid, const uint32_t *items, size_t len);
-/* A split's children without moving rows: sizes, leaf and unavoidable errors. */
+/* A split's children without moving rows: sizes, leaf and unavoidable errors
+ * (items NULL: by fr's bitsets, which bits says it holds). */
 size_t dc_count_codes(dc_search *s, const dc_frame *fr, bool bits, uint32_t f, const uint32_t *items, size_t len,
                       uint32_t *m, uint32_t *err, uint32_t *fl);
 /* dc_count_codes, for a two-valued feature among tbits read straight off the
