@@ -136,6 +136,24 @@ static dc_subset child_of(const dc_search *s, const dc_frame *fr, uint32_t f, ui
     return sub;
 }
 
+/* The Debug builds: dc_binary_bounds (in fr->qb) against count_bound, feature by feature. */
+static void check_bounds(dc_search *s, dc_frame *fr, const uint32_t *rows, size_t m, bool child_split)
+{
+#ifndef NDEBUG
+    const dc_problem *p = s->p;
+    for (size_t g = 0; g < p->nf; g++) {
+        if (s->tpos[g] == UINT32_MAX) continue;
+        size_t at = g * s->maxk;
+        const size_t ways = dc_count_cells(s, fr, true, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at);
+        const int64_t want = ways < 2 ? DC_INF : count_bound(s, fr, (uint32_t)g, child_split);
+        const int32_t got = fr->qb[s->tpos[g]];
+        assert(got == INT32_MAX ? want == DC_INF : want == got);
+    }
+#else
+    (void)s, (void)fr, (void)rows, (void)m, (void)child_split;
+#endif
+}
+
 /* A lower bound of a region (rows, m; at `depth`; rows NULL when its
  * parent's split is lazy_split) from its own look-ahead:
  * its leaf (errors given), or a split whose children are each a leaf or one
@@ -151,8 +169,17 @@ static int64_t look_bound(dc_search *s, const uint32_t *rows, size_t m, size_t d
     if (!fr) return known;
     const bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
     const bool bits = count_region(s, fr, rows, m, parent, f, v);
+    const bool at_once = bits && s->narrow; /* the binary features' bounds in one pass */
+    if (at_once) {
+        dc_binary_bounds(s, fr, child_split, fr->qb);
+        int32_t least = INT32_MAX;
+        for (size_t j = 0; j < s->nb; j++) least = fr->qb[j] < least ? fr->qb[j] : least;
+        if (least < INT32_MAX) best = min64(best, least);
+        check_bounds(s, fr, rows, m, child_split);
+    }
     for (size_t g = 0; g < p->nf && best > known; g++) {
         size_t at = g * s->maxk;
+        if (at_once && s->tpos[g] != UINT32_MAX) continue;
         if (dc_count_cells(s, fr, bits, (uint32_t)g, rows, m, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2) continue;
         best = min64(best, count_bound(s, fr, (uint32_t)g, child_split));
     }
@@ -375,10 +402,19 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         size_t n_split = 0;
         const bool bits = count_region(s, fr, items, len, parent, f_parent, v_parent);
         counted = bits;
+        const bool at_once = bits && s->narrow; /* the binary features' bounds in one pass */
+        if (at_once) dc_binary_bounds(s, fr, child_split, fr->qb), check_bounds(s, fr, items, len, child_split);
         for (size_t f = 0, used = 0; f < p->nf; f++) {
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
+            if (at_once && s->tpos[f] != UINT32_MAX) {
+                const int32_t q = fr->qb[s->tpos[f]];
+                if (q >= bound) { /* (needless, or a child empty: INT32_MAX) */
+                    if (q < INT32_MAX) lower = min64(lower, q);
+                    continue;
+                }
+            }
             if (dc_count_cells(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
                 continue;
             int64_t quick = count_bound(s, fr, (uint32_t)f, child_split);
@@ -713,6 +749,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         s.memo.salt = s.salt;
         if (st == PDT_OK) st = dc_make_floors(&s, err);
         if (st == PDT_OK) st = dc_make_bits(&s, err);
+        s.narrow = st == PDT_OK && dc_narrow(&s);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);

@@ -34,7 +34,7 @@ void dc_frame_free(dc_frame *fr)
 {
     free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
     free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
-    free(fr->done), free(fr->bc), free(fr->seen);
+    free(fr->done), free(fr->bc), free(fr->seen), free(fr->qb);
     for (size_t v = 0; v < 2; v++) free(fr->kid[v].rc), free(fr->kid[v].rtot), free(fr->kid[v].bc);
     *fr = (dc_frame){0};
 }
@@ -60,6 +60,7 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     fr->done = malloc(s->maxk * sizeof *fr->done);
     fr->bc = s->tbits ? malloc((p->nc + s->n_planes) * s->nb * sizeof *fr->bc) : NULL;
     fr->seen = s->bits ? malloc(DC_SEEN * s->words * sizeof *fr->seen) : NULL;
+    fr->qb = s->tbits ? malloc(s->nb * sizeof *fr->qb) : NULL;
     bool kids = true;
     for (size_t v = 0; s->tbits && v < 2; v++) {
         dc_kid *kid = &fr->kid[v];
@@ -70,7 +71,8 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     }
     if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
         fr->split &&
-        (fr->rc || !s->bits) && fr->rtot && fr->done && (fr->bc || !s->tbits) && kids && (fr->seen || !s->bits))
+        (fr->rc || !s->bits) && fr->rtot && fr->done && (fr->bc || !s->tbits) && kids && (fr->seen || !s->bits) &&
+        (fr->qb || !s->tbits))
         return fr;
     dc_frame_free(fr);
     return NULL;
@@ -142,6 +144,50 @@ static void count_binary(const dc_search *s, const uint64_t *rc, uint32_t floor,
             if (!x) continue;
             uint32_t *a = acc + r * nb;
             for (size_t j = 0; j < nb; j++) a[j] += (uint32_t)__builtin_popcountll(x & t[j]);
+        }
+    }
+}
+
+bool dc_narrow(const dc_search *s)
+{
+    const dc_problem *p = s->p;
+    return s->tbits && p->err_cost <= INT32_MAX && p->split_cost <= INT32_MAX &&
+           (int64_t)p->n * p->err_cost + 2 * p->split_cost < INT32_MAX;
+}
+
+void dc_binary_bounds(const dc_search *s, const dc_frame *fr, bool child_split, int32_t *q)
+{
+    enum { CHUNK = 64 };
+    const dc_problem *p = s->p;
+    const size_t nb = s->nb, nc = p->nc;
+    const int32_t E = (int32_t)p->err_cost, S = (int32_t)p->split_cost, floor = (int32_t)fr->rtot[nc];
+    assert(dc_narrow(s) && fr->has_bits);
+    for (size_t j0 = 0; j0 < nb; j0 += CHUNK) {
+        const size_t n = nb - j0 < CHUNK ? nb - j0 : CHUNK;
+        int32_t m1[CHUNK], most1[CHUNK], m0[CHUNK], most0[CHUNK], fl1[CHUNK];
+        for (size_t j = 0; j < n; j++) m1[j] = most1[j] = m0[j] = most0[j] = fl1[j] = 0;
+        for (size_t c = 0; c < nc; c++) {
+            const uint32_t *b = fr->bc + c * nb + j0;
+            const int32_t tot = (int32_t)fr->rtot[c];
+            for (size_t j = 0; j < n; j++) {
+                const int32_t one = (int32_t)b[j], zero = tot - one;
+                m1[j] += one, m0[j] += zero;
+                most1[j] = one > most1[j] ? one : most1[j];
+                most0[j] = zero > most0[j] ? zero : most0[j];
+            }
+        }
+        for (size_t k = 0; floor && k < s->n_planes; k++) {
+            const uint32_t *b = fr->bc + (nc + k) * nb + j0;
+            for (size_t j = 0; j < n; j++) fl1[j] += (int32_t)b[j] << k;
+        }
+        for (size_t j = 0; j < n; j++) { /* count_bound's terms, both children */
+            const int32_t e0 = m0[j] - most0[j], e1 = m1[j] - most1[j], f0 = floor - fl1[j], f1 = fl1[j];
+            int32_t lb0 = e0 * E, lb1 = e1 * E;
+            const int32_t s0 = S + f0 * E, s1 = S + f1 * E;
+            if (child_split && e0 > f0 && s0 < lb0) lb0 = s0;
+            if (child_split && e1 > f1 && s1 < lb1) lb1 = s1;
+            const int32_t g0 = m0[j] * E - lb0, g1 = m1[j] * E - lb1, least = g0 < g1 ? g0 : g1;
+            q[j0 + j] = !m0[j] || !m1[j] || least <= S ? INT32_MAX : S + lb0 + lb1;
         }
     }
 }
