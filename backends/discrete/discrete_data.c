@@ -78,15 +78,15 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     return NULL;
 }
 
-/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1].
- * sizes: the number of items of each code when known (dc_count_codes), else
- * NULL (they are counted first). */
 void dc_starts(const dc_search *s, uint32_t f, const uint32_t *sizes, uint32_t *start)
 {
     start[0] = 0;
     for (size_t v = 0; v < s->p->k[f]; v++) start[v + 1] = start[v] + sizes[v];
 }
 
+/* Items by code of feature f: out holds them grouped, start[v] .. start[v+1].
+ * sizes: the number of items of each code when known (dc_count_codes), else
+ * NULL (they are counted first). */
 void dc_partition(const dc_search *s, uint32_t f, const uint32_t *items, size_t len, const uint32_t *sizes,
                   uint32_t *out, uint32_t *start)
 {
