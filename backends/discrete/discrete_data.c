@@ -34,7 +34,7 @@ void dc_frame_free(dc_frame *fr)
 {
     free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
     free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
-    free(fr->done), free(fr->bc), free(fr->seen), free(fr->qb);
+    free(fr->done), free(fr->bc), free(fr->seen), free(fr->qb), free(fr->nz);
     for (size_t v = 0; v < 2; v++) free(fr->kid[v].rc), free(fr->kid[v].rtot), free(fr->kid[v].bc);
     *fr = (dc_frame){0};
 }
@@ -60,6 +60,7 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     fr->done = malloc(s->maxk * sizeof *fr->done);
     fr->bc = s->tbits ? malloc((p->nc + s->n_planes) * s->nb * sizeof *fr->bc) : NULL;
     fr->seen = s->bits ? malloc(DC_SEEN * s->words * sizeof *fr->seen) : NULL;
+    fr->nz = s->bits ? malloc(s->words * sizeof *fr->nz) : NULL;
     fr->qb = s->tbits ? malloc(s->nb * sizeof *fr->qb) : NULL;
     bool kids = true;
     for (size_t v = 0; s->tbits && v < 2; v++) {
@@ -72,7 +73,7 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
         fr->split &&
         (fr->rc || !s->bits) && fr->rtot && fr->done && (fr->bc || !s->tbits) && kids && (fr->seen || !s->bits) &&
-        (fr->qb || !s->tbits))
+        (fr->qb || !s->tbits) && (fr->nz || !s->bits))
         return fr;
     dc_frame_free(fr);
     return NULL;
@@ -368,13 +369,18 @@ void dc_hash_codes(dc_search *s, dc_frame *fr, bool bits, uint32_t f, const uint
     const uint16_t *code = s->col + (size_t)f * p->n;
     if (kf == 2 && bits && s->bit_at[f] != SIZE_MAX && s->words < 2 * len) {
         const uint64_t *all = fr->rc + p->nc * s->words, *one = s->bits + s->bit_at[f];
-        if (!fr->has_sum) { /* once a node: each child is then its parent less the other (dc_word_hash) */
-            fr->sum = 0;
-            for (size_t w = 0; w < s->words; w++) fr->sum += dc_word_hash(s->salt, w, all[w]);
+        if (!fr->has_sum) { /* once a node: each child is then its parent less the other (dc_word_hash),
+                               and only the node's words that hold rows are read */
+            fr->sum = 0, fr->n_nz = 0;
+            for (size_t w = 0; w < s->words; w++)
+                if (all[w]) fr->sum += dc_word_hash(s->salt, w, all[w]), fr->nz[fr->n_nz++] = (uint32_t)w;
             fr->has_sum = true;
         }
         h[1] = 0;
-        for (size_t w = 0; w < s->words; w++) h[1] += dc_word_hash(s->salt, w, all[w] & one[w]);
+        for (size_t k = 0; k < fr->n_nz; k++) {
+            const size_t w = fr->nz[k];
+            h[1] += dc_word_hash(s->salt, w, all[w] & one[w]);
+        }
         h[0] = fr->sum - h[1];
     } else {
         uint64_t *x = s->hx;

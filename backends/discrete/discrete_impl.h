@@ -100,8 +100,11 @@ typedef struct dc_frame {
     int32_t *qb;     /* with tbits: nb, each binary feature's look-ahead bound (dc_binary_bounds) */
     uint8_t *done;   /* maxk: the split's children solved */
     bool has_bits;   /* rc, rtot and bc hold the node's (dc_class_bits) */
-    bool has_sum;    /* with has_bits: sum is the hash sum of the node's rows (dc_hash_codes) */
+    bool has_sum;    /* with has_bits: sum is the hash sum of the node's rows (dc_hash_codes), and
+                        nz[0 .. n_nz) the words of its bitsets that hold rows */
     uint64_t sum;
+    uint32_t *nz;    /* with bits: words */
+    size_t n_nz;
     dc_kid kid[2];   /* with tbits: the counts of the children of the split searched */
     /* the similarity bound (discrete.c, similar): the last DC_SEEN regions searched at this
      * depth, each its rows (a bitset), what its search returned and its levels left */
