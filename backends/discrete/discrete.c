@@ -320,23 +320,20 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
 }
 
 /* A region's leaf errors and unavoidable errors (its label is not wanted):
- * read off its counts when it is child v of its parent's split on
- * two-valued f and those were made from the parent's bitsets (look_bound),
- * else counted from its items (just parted, and read again: kr-vs-kp
- * one-hot, λ = 0.003, a sixth of the search's time). */
+ * when it is child v of its parent's split on f, the parent's cells of that
+ * split hold them (counted for the split's bound; every split searched was
+ * counted so); else counted from its items (a child's, just parted and no
+ * longer in cache: kr-vs-kp one-hot, λ = 0.003, a sixth of the search's time
+ * with the items parted lazily). */
 static dc_stats stats_of(dc_search *s, const uint32_t *items, size_t len, const dc_frame *parent, uint32_t f,
                          uint32_t v)
 {
-    if (!parent || s->p->k[f] != 2 || !parent->kid[v].ready) return dc_region_stats(s, items, len);
-    const uint32_t *tot = parent->kid[v].rtot;
-    const size_t nc = s->p->nc;
-    uint32_t most = 0;
-    for (size_t c = 0; c < nc; c++)
-        if (tot[c] > most) most = tot[c];
-    const dc_stats st = {.errors = len - most, .floor = tot[nc]};
+    if (!parent) return dc_region_stats(s, items, len);
+    const size_t cell = (size_t)f * s->maxk + v;
+    const dc_stats st = {.errors = parent->cerr[cell], .floor = parent->cfl[cell]};
 #ifndef NDEBUG
     const dc_stats by_items = dc_region_stats(s, items, len);
-    assert(by_items.errors == st.errors && by_items.floor == st.floor);
+    assert(parent->cm[cell] == len && by_items.errors == st.errors && by_items.floor == st.floor);
 #endif
     return st;
 }
