@@ -405,19 +405,22 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             size_t at = f * s->maxk;
             while (used < depth && (c[used] >> 16) < f) used++;
             if (used < depth && (c[used] >> 16) == f) continue; /* constant here */
-            if (at_once && s->tpos[f] != UINT32_MAX) {
-                const int32_t q = fr->qb[s->tpos[f]];
-                if (q >= bound) { /* (needless, or a child empty: INT32_MAX) */
-                    if (q < INT32_MAX) lower = min64(lower, q);
-                    continue;
-                }
+            /* (needless: DC_INF; in the pass at once, INT32_MAX also for a child empty) */
+            const bool by_pass = at_once && s->tpos[f] != UINT32_MAX;
+            const int32_t q = by_pass ? fr->qb[s->tpos[f]] : 0;
+            if (by_pass && q >= bound) {
+                if (q < INT32_MAX) lower = min64(lower, q);
+                continue;
             }
+            /* (the split's cells, for its search, also when its bound is known) */
             if (dc_count_cells(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, fr->cerr + at, fr->cfl + at) < 2)
                 continue;
-            int64_t quick = count_bound(s, fr, (uint32_t)f, child_split);
-            if (quick >= bound) { /* (needless: DC_INF) */
-                lower = min64(lower, quick);
-                continue;
+            if (!by_pass) {
+                int64_t quick = count_bound(s, fr, (uint32_t)f, child_split);
+                if (quick >= bound) {
+                    lower = min64(lower, quick);
+                    continue;
+                }
             }
             fr->split[n_split++] = (uint32_t)f;
             dc_hash_codes(s, fr, bits, (uint32_t)f, items, len, fr->cm + at, child_rem, fr->chash + at);

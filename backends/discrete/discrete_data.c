@@ -212,7 +212,7 @@ bool dc_class_bits(dc_search *s, dc_frame *fr, const uint32_t *items, size_t len
     for (size_t c = 0; c < nc; c++) fr->rtot[c] = pdt_bits_count(fr->rc + c * words, words);
     fr->rtot[nc] = floor;
     if (s->tbits) count_binary(s, fr->rc, floor, fr->bc);
-    fr->has_bits = true, fr->has_sum = false;
+    fr->has_bits = true;
     return true;
 }
 

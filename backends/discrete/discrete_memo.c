@@ -115,7 +115,8 @@ static int subset_meets(const dc_memo *m, const dc_subset *sub, const uint32_t *
 /* The stored conditions a[0 .. na) that are not among b[0 .. nb) nor `extra`
  * (both lists increasing), into out (room for DC_LACK_MAX); their number, or
  * SIZE_MAX when more than that.  The rows of branch b meet every stored
- * condition left out, so only these need checking: a key of conditions met
+ * condition left out, so only these need checking (none: a hit at once, the
+ * rows being as many as the stored branch selects): a key of conditions met
  * again is mostly the asking branch less one or two conditions, or one
  * swapped (one-hot: x = red for x != blue), where checking every condition
  * read the whole key's features for every word (kr-vs-kp one-hot, λ = 0.001:
@@ -138,8 +139,10 @@ static size_t conds_lacking(const uint32_t *a, size_t na, const uint32_t *b, siz
 /* Whether the stored key of len rows holds exactly the subset's rows (len of
  * them: the subset's rows all stored, or the stored rows all in the subset,
  * is enough; a key of conditions selects len rows, so the subset's all
- * meeting them is enough). */
-static bool subset_equal(const dc_memo *m, const dc_entry *e, const dc_subset *sub)
+ * meeting them is enough: check[0 .. n_check), the stored conditions the
+ * subset's rows may not meet, find). */
+static bool subset_equal(const dc_memo *m, const dc_entry *e, const dc_subset *sub, const uint32_t *check,
+                         size_t n_check)
 {
     const uint32_t *key = m->keys + e->key;
     const size_t len = e->len;
@@ -150,13 +153,6 @@ static bool subset_equal(const dc_memo *m, const dc_entry *e, const dc_subset *s
         return true;
     }
     if (sub->all && cond) {
-        uint32_t lack[DC_LACK_MAX];
-        const uint32_t *check = key;
-        size_t n_check = e->n_cond;
-        if (sub->cond) {
-            size_t n = conds_lacking(key, e->n_cond, sub->cond, sub->n_cond, sub->f << 16 | sub->v, lack);
-            if (n != SIZE_MAX) check = lack, n_check = n;
-        }
         int r = subset_meets(m, sub, check, n_check);
         if (r >= 0) return r;
         for (size_t w = 0; w < bitset_words(m); w++)
@@ -169,13 +165,6 @@ static bool subset_equal(const dc_memo *m, const dc_entry *e, const dc_subset *s
             if (!subset_has(sub, key[t])) return false;
         return true;
     }
-    uint32_t lack[DC_LACK_MAX];
-    const uint32_t *check = key;
-    size_t n_check = cond ? e->n_cond : 0;
-    if (cond && sub->cond) {
-        size_t n = conds_lacking(key, e->n_cond, sub->cond, sub->n_cond, sub->f << 16 | sub->v, lack);
-        if (n != SIZE_MAX) check = lack, n_check = n;
-    }
     size_t j = 0;
     for (size_t t = 0; t < sub->n_items; t++) {
         uint32_t i = sub->items[t];
@@ -187,20 +176,13 @@ static bool subset_equal(const dc_memo *m, const dc_entry *e, const dc_subset *s
     return j == len;
 }
 
-/* cond, n_cond: a branch selecting the rows asked for, or NULL. */
-static bool rows_equal(const dc_memo *m, const dc_entry *e, const uint32_t *rows, const uint32_t *cond,
-                       size_t n_cond)
+/* check, n_check: as subset_equal's. */
+static bool rows_equal(const dc_memo *m, const dc_entry *e, const uint32_t *rows, const uint32_t *check,
+                       size_t n_check)
 {
     const uint32_t *key = m->keys + e->key;
     const size_t len = e->len;
     if (e->n_cond != DC_ROWS_KEY) {
-        uint32_t lack[DC_LACK_MAX];
-        const uint32_t *check = key;
-        size_t n_check = e->n_cond;
-        if (cond) {
-            size_t n = conds_lacking(key, e->n_cond, cond, n_cond, UINT32_MAX, lack);
-            if (n != SIZE_MAX) check = lack, n_check = n;
-        }
         for (size_t t = 0; t < len; t++)
             if (!meets(m, check, n_check, rows[t])) return false;
         return true; /* len distinct rows, all selected by a branch that selects len */
@@ -211,19 +193,6 @@ static bool rows_equal(const dc_memo *m, const dc_entry *e, const uint32_t *rows
     return true; /* len distinct rows, all in a key of len */
 }
 
-/* Whether every stored condition a[0 .. na) is one of b[0 .. nb) or `extra`
- * (both lists increasing): then every row of branch b meets them. */
-static bool conds_within(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, uint32_t extra)
-{
-    size_t j = 0;
-    for (size_t k = 0; k < na; k++) {
-        if (a[k] == extra) continue;
-        while (j < nb && b[j] < a[k]) j++;
-        if (j == nb || b[j] != a[k]) return false;
-    }
-    return true;
-}
-
 /* The slot of (h, len, rem) whose rows equal `rows` (or the subset when rows
  * is NULL, or when the subset is given by bitsets: compared a word at a time),
  * else the empty slot ending its probe sequence. */
@@ -231,18 +200,25 @@ static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, co
                       const dc_subset *sub, const uint32_t *cond, size_t n_cond)
 {
     if (sub && sub->all) rows = NULL;
+    /* the branch asking (its rows all meet its conditions, and `extra`), when known */
+    const uint32_t *asking = rows ? cond : sub->cond;
+    const size_t n_asking = rows ? n_cond : sub->n_cond;
+    const uint32_t extra = rows ? UINT32_MAX : sub->f << 16 | sub->v;
     size_t mask = m->n_slots - 1;
     for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
         dc_entry *e = &m->slots[p];
         if (!e->hash) return e;
         if (e->hash != h || e->len != len || e->rem != dc_entry_rem(rem)) continue;
+        const uint32_t *check = NULL;
+        size_t n_check = 0;
+        uint32_t lack[DC_LACK_MAX];
         if (e->n_cond != DC_ROWS_KEY) { /* the rows asked for are as many as the stored branch selects */
             const uint32_t *key = m->keys + e->key;
-            if (rows && cond && conds_within(key, e->n_cond, cond, n_cond, UINT32_MAX)) return e;
-            if (!rows && sub->cond && conds_within(key, e->n_cond, sub->cond, sub->n_cond, sub->f << 16 | sub->v))
-                return e;
+            const size_t n = asking ? conds_lacking(key, e->n_cond, asking, n_asking, extra, lack) : SIZE_MAX;
+            if (n == 0) return e; /* they all meet its conditions */
+            check = n == SIZE_MAX ? key : lack, n_check = n == SIZE_MAX ? e->n_cond : n;
         }
-        if (rows ? rows_equal(m, e, rows, cond, n_cond) : subset_equal(m, e, sub)) return e;
+        if (rows ? rows_equal(m, e, rows, check, n_check) : subset_equal(m, e, sub, check, n_check)) return e;
     }
 }
 
@@ -339,20 +315,26 @@ dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem
     return dc_memo_get_at(m, 0, rows, len, rem, cond, n_cond, NULL, create);
 }
 
+/* The Debug builds: a hash given is the rows' (or the subset's, rows NULL). */
+static void check_hash(const dc_memo *m, uint64_t h, const uint32_t *rows, size_t len, uint32_t rem,
+                       const dc_subset *sub)
+{
+#ifndef NDEBUG
+    uint32_t *listed = rows ? NULL : malloc((len ? len : 1) * sizeof *listed);
+    assert(rows || (listed && subset_rows(m, sub, listed) == len));
+    assert(h == hash_rows(m, rows ? rows : listed, len, rem));
+    free(listed);
+#else
+    (void)m, (void)h, (void)rows, (void)len, (void)rem, (void)sub;
+#endif
+}
+
 dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t len, uint32_t rem,
                          const uint32_t *cond, size_t n_cond, const dc_subset *sub, bool create)
 {
     assert(rows || (h && sub && sub->all)); /* (rows NULL: the subset's bitsets give them) */
     if (!h) h = hash_rows(m, rows, len, rem);
-#ifndef NDEBUG
-    else if (!rows) {
-        uint32_t *listed = malloc((len ? len : 1) * sizeof *listed);
-        assert(listed && subset_rows(m, sub, listed) == len);
-        assert(h == hash_rows(m, listed, len, rem));
-        free(listed);
-    }
-#endif
-    else assert(h == hash_rows(m, rows, len, rem));
+    else check_hash(m, h, rows, len, rem, sub);
     if (m->n_slots) {
         dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
         if (e->hash || !create) return e->hash ? e : NULL;
