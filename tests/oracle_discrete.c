@@ -359,6 +359,25 @@ static void test_memo_collisions(void **state)
     unsetenv("PDT_DISCRETE_WEAK_HASH");
 }
 
+/* A full memo collected (dc_memo_collect): the optima and the largest
+ * regions' bounds kept, the other bounds dropped, the keys packed, and the
+ * search going on with entries it found before the collection moved or
+ * gone.  Here a collection whenever the memo holds 4 or 24 entries, so
+ * that searches collect many times, with solved regions' keys moved under
+ * them; every answer must still be the brute force's. */
+static void test_memo_collections(void **state)
+{
+    static const char *const at[] = {"4", "24"};
+    for (size_t k = 0; k < 2; k++) {
+        setenv("PDT_DISCRETE_COLLECT", at[k], 1);
+        test_multiway_sparse(state);
+        test_multiway_depth(state);
+        test_onehot_shared_rows(state);
+        test_binary_many_columns(state);
+    }
+    unsetenv("PDT_DISCRETE_COLLECT");
+}
+
 /* Few nodes (discrete_fit.c, discrete_few.c): a tree cheaper than an
  * incumbent of cost C has at most K = (C − 1) / split cost nodes and levels,
  * so the least of the incumbent and, for k = K..1, the binary backend's
@@ -480,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_binary_many_columns),
         cmocka_unit_test(test_multiway_model_round_trip),
         cmocka_unit_test(test_memo_collisions),
+        cmocka_unit_test(test_memo_collections),
         cmocka_unit_test(test_rounds),
         cmocka_unit_test(test_few_nodes),
     };

@@ -347,22 +347,25 @@ static void test_binary_time_limit_threads(void **state)
     pdt_dataset_free(&ds);
 }
 
-/* The sparse objective without limits (the branch search) stops when its memo
- * is full, and says so; the tree it returns is consistent and no better than
- * the optimum.  A stop flag raised before the fit stops the binary backend and
- * is reported as an interrupt. */
+/* The sparse objective without limits (the branch search) with a memo of
+ * 6 MiB, which holds at most 98 304 entries (of 32 bytes, the table at most
+ * half full) where its search makes more: the memo is collected (what it can
+ * recompute dropped) and the search goes on to the same optimum, proven;
+ * the tree is consistent.  A
+ * stop flag raised before the fit stops the binary backend and is reported
+ * as an interrupt. */
 static void test_binary_stopped_by(void **state)
 {
     (void)state;
     pdt_dataset *ds = dl85("hepatitis");
     mpq_t best;
     mpq_init(best);
-    for (int small = 1; small >= 0; small--) {
+    for (int small = 0; small <= 1; small++) {
         pdt_fit_options o;
         pdt_fit_options_init(&o);
         o.rules = "binary";
         o.sparse = "0.01";
-        o.memo_megabytes = small ? 1 : 0;
+        o.memo_megabytes = small ? 6 : 0;
         pdt_model *m = NULL;
         pdt_error err;
         if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
@@ -372,14 +375,14 @@ static void test_binary_stopped_by(void **state)
         mpq_set_ui(obj, 100 * m->misclassifications + m->size * m->n_train, 100 * m->n_train);
         mpq_canonicalize(obj);
         assert_true(mpq_equal(obj, m->objective));
+        assert_true(m->optimal);
+        assert_null(pdt_model_stopped_by(m));
         if (small) {
-            assert_false(m->optimal);
-            assert_string_equal(pdt_model_stopped_by(m), PDT_STOP_MEMORY);
-            mpq_set(best, obj);
+            assert_true(mpq_equal(obj, best));
+            assert_true(m->stats.memo_entries <= 98304);
         } else {
-            assert_true(m->optimal);
-            assert_null(pdt_model_stopped_by(m));
-            assert_true(mpq_cmp(obj, best) <= 0);
+            assert_true(m->stats.memo_entries > 98304);
+            mpq_set(best, obj);
         }
         mpq_clear(obj);
         pdt_model_free(&m);
@@ -474,14 +477,25 @@ static void test_binary_cli_json(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "190 misclassified"));
     tu_run_free(&r);
-    /* a fit the memo cannot hold says which limit stopped it, on the line and in the file */
+    /* a fit whose memo is too small for its search is proven all the same, with the objective
+     * of the fit with room (test_binary_stopped_by) */
     tu_run_pdt(&r, "fit", "--data", tu_data("dl85/hepatitis.txt"), "--rules", "binary", "--sparse", "0.01",
-               "--memo-mb", "1", "-o", out, "-q", NULL);
+               "-o", out, "-q", NULL);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "(NOT proven optimal: the memory limit was reached, see --memo-mb)"));
+    const char *roomy = strstr(r.out, "objective ");
+    assert_non_null(roomy);
+    char line[64];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(roomy, ","), roomy);
+    assert_non_null(strstr(line, "(optimal)"));
+    tu_run_free(&r);
+    tu_run_pdt(&r, "fit", "--data", tu_data("dl85/hepatitis.txt"), "--rules", "binary", "--sparse", "0.01",
+               "--memo-mb", "6", "-o", out, "-q", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, line));
     tu_run_free(&r);
     json = tu_read_file(out);
-    assert_non_null(strstr(json, "\"optimal\": false,\n  \"stopped_by\": \"memory limit\""));
+    assert_non_null(strstr(json, "\"optimal\": true"));
+    assert_null(strstr(json, "stopped_by"));
     free(json);
     tu_run_pdt(&r, "fit", "--data", tu_data("dl85/vote.txt"), "--rules", "binary", "--depth", "4",
                "--lexicographic", "-o", out, "-q", NULL);

@@ -356,6 +356,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     if (e && e->solved) return e->lb;
     if (e && e->lb >= ub) return e->lb;
     const dc_entry was = e ? *e : (dc_entry){0};
+    const uint64_t gen = s->memo.gen; /* (a collection in the search below moves entries) */
     if (out_of_time(s)) return ub;
     /* a child of a two-valued split like a region searched just before at its depth may cost
      * too much already */
@@ -479,8 +480,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             }
         }
     }
-    /* the table may have moved */
-    e = was.hash ? dc_memo_again(&s->memo, &was) : dc_memo_get(&s->memo, items, len, rem, c, depth, !s->stopped_by);
+    /* the table may have moved; a collection may have moved the key too, or dropped the entry */
+    e = was.hash && s->memo.gen == gen ? dc_memo_again(&s->memo, &was)
+                                       : dc_memo_get(&s->memo, items, len, rem, c, depth, !s->stopped_by);
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
         if (e && !e->solved && best_f != DC_LEAF) e->feature = (uint16_t)best_f, e->incumbent = true;
         return ub;
@@ -506,6 +508,7 @@ typedef struct dc_build {
     dc_result *r;
     size_t cap;
     pdt_error *err;
+    bool solved;    /* the search finished: every region the tree needs has an optimum, in the memo or to be found */
 } dc_build;
 
 static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
@@ -548,6 +551,10 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
     dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), NULL, 0, false);
+    if (at && b->solved && !(e && e->solved)) { /* an optimum a full memo let go (dc_memo_collect): found again */
+        solve(s, items, len, c, depth, DC_INF, NULL, 0, 0);
+        e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), NULL, 0, false);
+    }
     if (!e || !(e->solved || e->incumbent) || e->feature == DC_ENTRY_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
@@ -635,14 +642,17 @@ static pdt_status run(dc_search *s, dc_result *r, uint32_t max_depth, int64_t ub
     uint32_t none = 0;
     solve(s, all, p->n, &none, 0, ub, NULL, 0, 0);
     memset(r, 0, sizeof *r);
-    dc_build b = {s, r, 0, err};
+    dc_build b = {s, r, 0, err, !s->stopped_by};
     pdt_status st = grow_nodes(&b, 1);
     if (st == PDT_OK) {
         r->n_nodes = 1;
         const char *stopped = s->stopped_by;
-        s->stopped_by = NULL; /* the rebuild runs to its end */
+        const uint64_t deeper = s->next_deeper;
+        s->stopped_by = NULL; /* the rebuild runs to its end (but for a search again that a limit stops) */
+        s->next_deeper = 0;
         st = build_node(&b, 0, all, p->n, &none, 0);
-        s->stopped_by = stopped;
+        s->next_deeper = deeper;
+        if (stopped) s->stopped_by = stopped;
     }
     r->cost = (int64_t)r->errors * p->err_cost + (int64_t)r->splits * p->split_cost;
     return st;
@@ -789,6 +799,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         out->stopped_by = s.stopped_by;
         out->evaluations = evaluations;
         out->memo_entries = s.memo.used;
+        out->memo_collections = s.memo.gen;
     } else {
         dc_result_clear(&best);
     }

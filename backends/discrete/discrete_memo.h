@@ -52,8 +52,10 @@ typedef struct dc_memo {
     const size_t *bit_at;     /* nf; SIZE_MAX: feature f has no bitsets */
     size_t words;             /* 64-bit words of a bitset of n_rows */
     int keys_by;              /* 0: the shortest key; tests: 1 rows always, 2 a branch whenever given */
+    size_t collect_at;        /* tests: a collection when this many entries are held (0: only when full) */
     size_t bytes, limit;
     bool full;
+    uint64_t gen;             /* collections so far (dc_memo_collect): an entry's place is kept within one */
 } dc_memo;
 
 /* A key's hash is a sum over the words of 64 rows of its rows' bitset: each
@@ -126,7 +128,8 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
                          const uint32_t *cond, size_t n_cond, const dc_subset *sub, bool create);
 /* The entry `was` (a copy of it) after the table may have moved, or NULL:
  * found by its place in the key store, which no other entry of its hash,
- * size and depth left shares, so no rows are compared. */
+ * size and depth left shares, so no rows are compared.  Only while m->gen
+ * is what it was: a collection moves keys (and may drop the entry). */
 dc_entry *dc_memo_again(const dc_memo *m, const dc_entry *was);
 /* The entry of a subset of len rows whose final hash is h, or NULL. */
 dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
@@ -135,9 +138,21 @@ void dc_memo_prefetch(const dc_memo *m, uint64_t h);
 /* Once that slot is loaded: starts loading the key of the entry there when it
  * has hash h (the find that follows compares it). */
 void dc_memo_prefetch_key(const dc_memo *m, uint64_t h);
+/* When the memo may grow no more: keeps a third of its entries at most —
+ * its optima while they are that few, with the lower bounds of its largest
+ * regions; else the entries of its largest regions — and every incumbent,
+ * and drops the rest.  An entry is a fact the search can find again, so
+ * dropping one costs time, never a wrong answer (the tree's rebuild solves
+ * again a region whose optimum went).  The keys kept are packed and m->gen
+ * counts the collection (entries found before it may have moved:
+ * dc_memo_again).  False, with nothing changed, when that would free less
+ * than a quarter of the entries (incumbents fill the memo) or memory for
+ * the copy is lacking. */
+bool dc_memo_collect(dc_memo *m);
 void dc_memo_clear(dc_memo *m); /* frees everything; the limit and what the caller gave are kept */
-/* The test knobs of the environment: PDT_DISCRETE_WEAK_HASH (dc_salt_fill)
- * and PDT_DISCRETE_KEYS=rows|branch (keys_by). */
+/* The test knobs of the environment: PDT_DISCRETE_WEAK_HASH (dc_salt_fill),
+ * PDT_DISCRETE_KEYS=rows|branch (keys_by) and PDT_DISCRETE_COLLECT=n
+ * (collect_at; a collection that frees too little doubles it). */
 void dc_memo_knobs(dc_memo *m);
 
 #endif
