@@ -14,6 +14,8 @@
 #   PDT               pdt binary (default: build/pdt next to this script)
 #   BENCH_TIME_LIMIT  per-run limit in seconds (pdt --time-limit; default 60)
 #   BENCH_REPEAT      runs per reference row, the fastest reported (default 3)
+#   BENCH_MEMO_MB     pdt --memo-mb (default: pdt's own, a quarter of the memory):
+#                     a smaller memo is collected as it fills, and the proof slows
 #   PDT_SHARED_DATA   shared data directory (default: ../../shared/data from here)
 # Each run is one process under /usr/bin/time -f '%e %M' (file reading included).
 set -euo pipefail
@@ -32,9 +34,17 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 
 # one run: prints "seconds peak_kb" and leaves pdt's summary line in $tmp/out
+memo=()
+[[ -n ${BENCH_MEMO_MB:-} ]] && memo=(--memo-mb "$BENCH_MEMO_MB")
 run() {
-  /usr/bin/time -f '%e %M' -o "$tmp/time" "$pdt" fit -q --time-limit "$limit" "$@" > "$tmp/out" 2> "$tmp/err" || true
+  /usr/bin/time -f '%e %M' -o "$tmp/time" "$pdt" fit -q --time-limit "$limit" "${memo[@]}" "$@" > "$tmp/out" 2> "$tmp/err" || true
   cat "$tmp/time"
+}
+
+# "yes", or "no (" what stopped the search ")", from the model document
+proven() {
+  if grep -q '(optimal)' "$tmp/out"; then echo yes; return; fi
+  echo "no ($(sed -n 's/.*"stopped_by": *"\([^"]*\)".*/\1/p' "$tmp/m.json" | head -1))"
 }
 
 # every column of the monk files is an integer-coded category
@@ -68,7 +78,7 @@ tail -n +5 "$cat_dir/REFERENCE_BRANCHES.tsv" | grep -v '^file' | while IFS=$'\t'
 done || status=1
 
 echo
-echo "Larger files (Branches: no reference; pdt with --time-limit $limit):"
+echo "Larger files (Branches: no reference; pdt with --time-limit $limit${BENCH_MEMO_MB:+ --memo-mb $BENCH_MEMO_MB}):"
 printf '%-22s %-8s %-6s | %-8s %-7s %-9s %-9s %s\n' file split lambda errors nodes "pdt time" "peak MiB" proven
 for file in tic-tac-toe nursery mushroom kr-vs-kp; do
   [[ $file =~ $file_re ]] || continue
@@ -78,7 +88,7 @@ for file in tic-tac-toe nursery mushroom kr-vs-kp; do
       read -r sec kb < <(run --data "$cat_dir/$file.csv" --missing category --rules $rules --sparse "$lambda" -o "$tmp/m.json")
       e=$(sed -n 's/.*"misclassifications": *\([0-9]*\).*/\1/p' "$tmp/m.json" | head -1)
       s=$(tail -1 "$tmp/out" | sed -n 's/.*, \([0-9]*\) branch nodes.*/\1/p')
-      p=$(grep -q '(optimal)' "$tmp/out" && echo yes || echo "no (limit)")
+      p=$(proven)
       printf '%-22s %-8s %-6s | %-8s %-7s %-9s %-9s %s\n' "$file.csv" "$split" "$lambda" "$e" "$s" "$sec" "$((kb / 1024))" "$p"
     done
   done
@@ -91,7 +101,7 @@ for file in tic-tac-toe hepatitis anneal australian-credit; do
   read -r sec kb < <(run --data "$shared/dl85/$file.txt" --rules binary --sparse 0.01 -o "$tmp/m.json")
   e=$(sed -n 's/.*"misclassifications": *\([0-9]*\).*/\1/p' "$tmp/m.json" | head -1)
   s=$(tail -1 "$tmp/out" | sed -n 's/.*, \([0-9]*\) branch nodes.*/\1/p')
-  p=$(grep -q '(optimal)' "$tmp/out" && echo yes || echo "no (limit)")
+  p=$(proven)
   printf '%-22s %-8s %-6s | %-8s %-7s %-9s %-9s %s\n' "$file.txt" binary 0.01 "$e" "$s" "$sec" "$((kb / 1024))" "$p"
 done
 exit $status
