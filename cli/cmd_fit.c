@@ -35,7 +35,8 @@ static cli_option fit_options[] = {
     {"no-memo", 0, NULL, "do not cache subproblems", NULL},
     {"memo-mb", 0, "MB", "subproblem cache size in MiB (default 1024; 256 for the numeric axis backend; a quarter of "
                               "the memory, at least 1024, for the branch search of categorical rules and of "
-                              "--sparse without a depth or size limit)", NULL},
+                              "--sparse without a depth or size limit, which when it is full drops what it can find again "
+                              "and goes on)", NULL},
     {"time-limit", 0, "S", "stop after S seconds with the best tree so far (not proven optimal)", NULL},
     {"threads", 0, "N", "threads (default: every core, or OMP_NUM_THREADS); the tree does not "
                         "depend on it", NULL},

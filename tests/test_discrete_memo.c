@@ -38,7 +38,7 @@ static void make_problem(problem *pr, uint64_t seed, size_t memo_bytes)
         const uint32_t rule = (uint32_t)((r[0] ^ r[1]) | (r[2] & r[3] & !r[4]) | (r[5] & r[6]));
         pr->y[i] = tu_below(&rng, 6) == 0 ? 1 - rule : rule;
     }
-    /* λ = 1/800: an error costs 2, a branch node 1 (units of 1/(800 N)) */
+    /* λ = 1/600: an error costs 2, a branch node 1 (units of 1/(600 N)) */
     pr->p = (dc_problem){.n = N, .nf = NF, .nc = 2, .x = pr->x, .k = pr->k, .y = pr->y, .err_cost = 2,
                          .split_cost = 1, .max_depth = PDT_UNLIMITED, .memo_bytes = memo_bytes};
 }
