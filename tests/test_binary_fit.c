@@ -351,9 +351,8 @@ static void test_binary_time_limit_threads(void **state)
  * 6 MiB, which holds at most 98 304 entries (of 32 bytes, the table at most
  * half full) where its search makes more: the memo is collected (what it can
  * recompute dropped) and the search goes on to the same optimum, proven;
- * the tree is consistent.  A
- * stop flag raised before the fit stops the binary backend and is reported
- * as an interrupt. */
+ * the tree is consistent.  A stop flag raised before the fit stops the
+ * binary backend and is reported as an interrupt. */
 static void test_binary_stopped_by(void **state)
 {
     (void)state;

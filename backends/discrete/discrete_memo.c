@@ -347,7 +347,8 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
         cond && m->x && n_cond < DC_ROWS_KEY &&
         (m->keys_by ? m->keys_by == 2 : key_words(m, len) >= COND_FROM && n_cond < key_words(m, len));
     const size_t words = by_cond ? n_cond : key_words(m, len);
-    if (m->collect_at && m->used >= m->collect_at && !dc_memo_collect(m)) m->collect_at = 2 * m->used; /* tests */
+    if (m->collect_at && m->used >= m->collect_at && !dc_memo_collect(m)) /* (tests) */
+        m->collect_at = 2 * m->used;
     if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) {
         /* at the limit: collected (and every pointer into the table is stale) */
         if (!dc_memo_collect(m) || (m->used + 1) * 2 > m->n_slots || !reserve_keys(m, words)) return m->full = true, NULL;
