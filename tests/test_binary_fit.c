@@ -348,11 +348,11 @@ static void test_binary_time_limit_threads(void **state)
 }
 
 /* The sparse objective without limits (the branch search) with a memo of
- * 6 MiB, which holds at most 98 304 entries (of 32 bytes, the table at most
- * half full) where its search makes more: the memo is collected (what it can
- * recompute dropped) and the search goes on to the same optimum, proven;
- * the tree is consistent.  A stop flag raised before the fit stops the
- * binary backend and is reported as an interrupt. */
+ * 1 MiB, which holds at most 8 192 entries (of 32 bytes, the table at most
+ * half full, beside the keys) where its search makes more: the memo is
+ * collected (what it can recompute dropped) and the search goes on to the
+ * same optimum, proven; the tree is consistent.  A stop flag raised before
+ * the fit stops the binary backend and is reported as an interrupt. */
 static void test_binary_stopped_by(void **state)
 {
     (void)state;
@@ -363,24 +363,24 @@ static void test_binary_stopped_by(void **state)
         pdt_fit_options o;
         pdt_fit_options_init(&o);
         o.rules = "binary";
-        o.sparse = "0.01";
-        o.memo_megabytes = small ? 6 : 0;
+        o.sparse = "0.02";
+        o.memo_megabytes = small ? 1 : 0;
         pdt_model *m = NULL;
         pdt_error err;
         if (pdt_fit(&m, ds, &o, &err)) fail_msg("%s", err.message);
         assert_int_equal(tu_training_errors(m, ds), m->misclassifications); /* its predictions, recounted */
-        mpq_t obj; /* errors/N + size/100 */
+        mpq_t obj; /* errors/N + size/50 */
         mpq_init(obj);
-        mpq_set_ui(obj, 100 * m->misclassifications + m->size * m->n_train, 100 * m->n_train);
+        mpq_set_ui(obj, 50 * m->misclassifications + m->size * m->n_train, 50 * m->n_train);
         mpq_canonicalize(obj);
         assert_true(mpq_equal(obj, m->objective));
         assert_true(m->optimal);
         assert_null(pdt_model_stopped_by(m));
         if (small) {
             assert_true(mpq_equal(obj, best));
-            assert_true(m->stats.memo_entries <= 98304);
+            assert_true(m->stats.memo_entries <= 8192);
         } else {
-            assert_true(m->stats.memo_entries > 98304);
+            assert_true(m->stats.memo_entries > 8192);
             mpq_set(best, obj);
         }
         mpq_clear(obj);
@@ -478,7 +478,7 @@ static void test_binary_cli_json(void **state)
     tu_run_free(&r);
     /* a fit whose memo is too small for its search is proven all the same, with the objective
      * of the fit with room (test_binary_stopped_by) */
-    tu_run_pdt(&r, "fit", "--data", tu_data("dl85/hepatitis.txt"), "--rules", "binary", "--sparse", "0.01",
+    tu_run_pdt(&r, "fit", "--data", tu_data("dl85/hepatitis.txt"), "--rules", "binary", "--sparse", "0.02",
                "-o", out, "-q", NULL);
     assert_int_equal(r.status, 0);
     const char *roomy = strstr(r.out, "objective ");
@@ -487,8 +487,8 @@ static void test_binary_cli_json(void **state)
     snprintf(line, sizeof line, "%.*s", (int)strcspn(roomy, ","), roomy);
     assert_non_null(strstr(line, "(optimal)"));
     tu_run_free(&r);
-    tu_run_pdt(&r, "fit", "--data", tu_data("dl85/hepatitis.txt"), "--rules", "binary", "--sparse", "0.01",
-               "--memo-mb", "6", "-o", out, "-q", NULL);
+    tu_run_pdt(&r, "fit", "--data", tu_data("dl85/hepatitis.txt"), "--rules", "binary", "--sparse", "0.02",
+               "--memo-mb", "1", "-o", out, "-q", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, line));
     tu_run_free(&r);
