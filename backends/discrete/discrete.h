@@ -88,7 +88,7 @@ typedef struct dc_result {
     const char *stopped_by;       /* "time limit", "interrupt", "memory limit" (the PDT_STOP_* names),
                                      "row budget" (max_rows) or NULL */
     uint64_t evaluations, memo_entries;
-    uint64_t memo_collections;    /* times the memo, full, kept its optima alone (dc_memo_collect) */
+    uint64_t memo_collections;    /* times the memo, full, dropped what the search can find again */
 } dc_result;
 
 pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err);

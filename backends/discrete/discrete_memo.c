@@ -309,6 +309,8 @@ static bool reserve_keys(dc_memo *m, size_t len)
     return true;
 }
 
+static bool dc_memo_collect(dc_memo *m);
+
 dc_entry *dc_memo_get(dc_memo *m, const uint32_t *rows, size_t len, uint32_t rem, const uint32_t *cond,
                       size_t n_cond, bool create)
 {
@@ -351,7 +353,8 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
         m->collect_at = 2 * m->used;
     if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) {
         /* at the limit: collected (and every pointer into the table is stale) */
-        if (!dc_memo_collect(m) || (m->used + 1) * 2 > m->n_slots || !reserve_keys(m, words)) return m->full = true, NULL;
+        if (!dc_memo_collect(m) || (m->used + 1) * 2 > m->n_slots || !reserve_keys(m, words))
+            return m->full = true, NULL;
     }
     dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
     uint32_t *key = m->keys + m->n_keys;
@@ -437,24 +440,36 @@ static bool keeps(const dc_entry *e, bool optima, size_t least)
 }
 
 /* The fewest rows of a region whose entry a collection keeps (`optima`: all
- * optima kept besides) so that it keeps at most a third of the entries; 0:
- * those kept without regard to size are more. */
-static size_t least_kept(const dc_memo *m, bool optima)
+ * optima kept besides) so that it keeps at most a third of the entries, and
+ * in *keep how many it keeps; 0: those kept without regard to size are more. */
+static size_t least_kept(const dc_memo *m, bool optima, size_t *keep)
 {
     size_t *count = calloc(m->n_rows + 1, sizeof *count), kept = 0;
     if (!count) return 0;
     for (size_t p = 0; p < m->n_slots; p++) {
         const dc_entry *e = &m->slots[p];
+        assert(e->len <= m->n_rows);
         if (e->hash && (e->incumbent || (optima && e->solved))) kept++;
-        else if (e->hash) count[e->len <= m->n_rows ? e->len : m->n_rows]++;
+        else if (e->hash) count[e->len]++;
     }
     size_t least = m->n_rows + 1;
     while (least > 1 && kept + count[least - 1] <= m->used / 3) kept += count[--least];
     free(count);
+    *keep = kept;
     return kept <= m->used / 3 ? least : 0;
 }
 
-bool dc_memo_collect(dc_memo *m)
+/* When the memo may grow no more: keeps a third of its entries at most —
+ * its optima while they are that few, with the lower bounds of its largest
+ * regions; else the entries of its largest regions — and every incumbent,
+ * and drops the rest.  An entry is a fact the search can find again, so
+ * dropping one costs time, never a wrong answer (the tree's rebuild solves
+ * again a region whose optimum went).  The keys kept are packed and m->gen
+ * counts the collection (entries found before it may have moved:
+ * dc_memo_again).  False, with nothing changed, when that would free less
+ * than a quarter of the entries (incumbents fill the memo) or memory for
+ * the copy is lacking. */
+static bool dc_memo_collect(dc_memo *m)
 {
     if (!m->n_slots) return false;
     /* Every optimum stays while they are a third of the entries or fewer, and the lower bounds of the
@@ -464,12 +479,9 @@ bool dc_memo_collect(dc_memo *m)
      * of either kind; an optimum dropped that the tree needs is found again as it is rebuilt
      * (build_node).  Incumbents (a stopped search's best splits) always stay. */
     bool optima = true;
-    size_t least = least_kept(m, true);
-    if (!least) optima = false, least = least_kept(m, false);
-    if (!least) return false;
-    size_t keep = 0;
-    for (size_t p = 0; p < m->n_slots; p++) keep += keeps(&m->slots[p], optima, least);
-    if (4 * (m->used - keep) < m->used) return false;
+    size_t keep, least = least_kept(m, true, &keep);
+    if (!least) optima = false, least = least_kept(m, false, &keep);
+    if (!least || 4 * (m->used - keep) < m->used) return false;
     dc_entry *kept = malloc((keep ? keep : 1) * sizeof *kept);
     if (!kept) return false;
     size_t n = 0;

@@ -52,10 +52,12 @@ typedef struct dc_memo {
     const size_t *bit_at;     /* nf; SIZE_MAX: feature f has no bitsets */
     size_t words;             /* 64-bit words of a bitset of n_rows */
     int keys_by;              /* 0: the shortest key; tests: 1 rows always, 2 a branch whenever given */
-    size_t collect_at;        /* tests: a collection when this many entries are held (0: only when full) */
+    size_t collect_at;        /* tests: a collection when this many entries are held (0: only when full;
+                                 a collection: dc_memo_collect in discrete_memo.c) */
     size_t bytes, limit;
     bool full;
-    uint64_t gen;             /* collections so far (dc_memo_collect): an entry's place is kept within one */
+    uint64_t gen;             /* collections so far (a full memo drops what can be found again, keeps its
+                                 optima while it can and packs its keys): an entry's place is kept within one */
 } dc_memo;
 
 /* A key's hash is a sum over the words of 64 rows of its rows' bitset: each
@@ -138,17 +140,6 @@ void dc_memo_prefetch(const dc_memo *m, uint64_t h);
 /* Once that slot is loaded: starts loading the key of the entry there when it
  * has hash h (the find that follows compares it). */
 void dc_memo_prefetch_key(const dc_memo *m, uint64_t h);
-/* When the memo may grow no more: keeps a third of its entries at most —
- * its optima while they are that few, with the lower bounds of its largest
- * regions; else the entries of its largest regions — and every incumbent,
- * and drops the rest.  An entry is a fact the search can find again, so
- * dropping one costs time, never a wrong answer (the tree's rebuild solves
- * again a region whose optimum went).  The keys kept are packed and m->gen
- * counts the collection (entries found before it may have moved:
- * dc_memo_again).  False, with nothing changed, when that would free less
- * than a quarter of the entries (incumbents fill the memo) or memory for
- * the copy is lacking. */
-bool dc_memo_collect(dc_memo *m);
 void dc_memo_clear(dc_memo *m); /* frees everything; the limit and what the caller gave are kept */
 /* The test knobs of the environment: PDT_DISCRETE_WEAK_HASH (dc_salt_fill),
  * PDT_DISCRETE_KEYS=rows|branch (keys_by) and PDT_DISCRETE_COLLECT=n
