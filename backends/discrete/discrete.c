@@ -451,9 +451,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             if (lb < bound) fr->cand[n_cand++] = (dc_cand){lb, f};
             else lower = min64(lower, lb);
         }
-        if (within >= bound) n_cand = 0; /* a subset costs as much: so does the region */
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
-        for (size_t t = 0; t < n_cand && !s->stopped_by && within < bound; t++) {
+        size_t t = 0;
+        for (; t < n_cand && !s->stopped_by && within < bound; t++) {
             if (fr->cand[t].lb >= bound) { /* and every later one */
                 lower = min64(lower, fr->cand[t].lb);
                 break;
@@ -479,6 +479,12 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 bound = sum;
             }
         }
+        /* Splits not searched once a subset's bound (within) reached the budget: their bounds
+         * are in `lower` too, which bounds the region only as the least over every split.
+         * (Until 2026-11-28 they were left out, and a region the budget cut could keep a
+         * bound above its optimum: with those splits' bounds below `within`, lower must be
+         * within, not the least of the splits searched.) */
+        for (; t < n_cand; t++) lower = min64(lower, fr->cand[t].lb);
     }
     /* the table may have moved; a collection may have moved the key too, or dropped the entry */
     e = was.hash && s->memo.gen == gen ? dc_memo_again(&s->memo, &was)
@@ -729,6 +735,12 @@ static void dc_deepen(dc_search *s)
     if (t.stopped_by && t.stopped_by != dc_paused) s->stopped_by = t.stopped_by;
 }
 
+static void audit_entry(void *user, const uint32_t *rows, const dc_entry *e)
+{
+    const dc_problem *p = user;
+    p->audit(p->audit_user, rows, e->len, e->rem == UINT16_MAX ? PDT_UNLIMITED : e->rem, e->lb, e->solved);
+}
+
 pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -792,6 +804,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         }
         evaluations = s.evaluations;
     }
+    if (st == PDT_OK && p->audit) dc_memo_each(&s.memo, audit_entry, (void *)p);
     if (st == PDT_OK) {
         *out = best;
         out->found = have;

@@ -64,6 +64,11 @@ typedef struct dc_problem {
      * evaluations so far and its best tree so far (NULL: none yet). */
     void (*progress)(void *user, uint64_t evaluations, const struct dc_result *best);
     void *progress_user;
+    /* Tests: called once the search is over, for every region the memo holds, with
+     * its rows (len of them, increasing), the levels left it had (PDT_UNLIMITED:
+     * no limit), and what is known of it: its optimum (solved) or a lower bound. */
+    void (*audit)(void *user, const uint32_t *rows, size_t len, uint32_t rem, int64_t lb, bool solved);
+    void *audit_user;
 } dc_problem;
 
 typedef struct dc_node {

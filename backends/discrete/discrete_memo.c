@@ -510,6 +510,30 @@ static bool dc_memo_collect(dc_memo *m)
     return true;
 }
 
+void dc_memo_each(const dc_memo *m, void (*visit)(void *user, const uint32_t *rows, const dc_entry *e), void *user)
+{
+    uint32_t *rows = malloc((m->n_rows ? m->n_rows : 1) * sizeof *rows);
+    if (!rows) return;
+    for (size_t p = 0; p < m->n_slots; p++) {
+        const dc_entry *e = &m->slots[p];
+        if (!e->hash) continue;
+        const uint32_t *key = m->keys + e->key;
+        size_t n = 0;
+        if (e->n_cond != DC_ROWS_KEY) {
+            for (uint32_t i = 0; i < m->n_rows; i++)
+                if (meets(m, key, e->n_cond, i)) rows[n++] = i;
+        } else if (dense(m, e->len)) {
+            for (uint32_t i = 0; i < m->n_rows; i++)
+                if (has(key, i)) rows[n++] = i;
+        } else {
+            memcpy(rows, key, e->len * sizeof *rows), n = e->len;
+        }
+        assert(n == e->len);
+        visit(user, rows, e);
+    }
+    free(rows);
+}
+
 void dc_memo_clear(dc_memo *m)
 {
     slots_free(m->slots, m->map, m->map_len);

@@ -140,6 +140,8 @@ void dc_memo_prefetch(const dc_memo *m, uint64_t h);
 /* Once that slot is loaded: starts loading the key of the entry there when it
  * has hash h (the find that follows compares it). */
 void dc_memo_prefetch_key(const dc_memo *m, uint64_t h);
+/* Every entry with its rows (e->len of them, increasing): the tests' audit (dc_problem.audit). */
+void dc_memo_each(const dc_memo *m, void (*visit)(void *user, const uint32_t *rows, const dc_entry *e), void *user);
 void dc_memo_clear(dc_memo *m); /* frees everything; the limit and what the caller gave are kept */
 /* The test knobs of the environment: PDT_DISCRETE_WEAK_HASH (dc_salt_fill),
  * PDT_DISCRETE_KEYS=rows|branch (keys_by) and PDT_DISCRETE_COLLECT=n
