@@ -539,6 +539,64 @@ static pdt_status grow_nodes(dc_build *b, size_t need)
     return dc_result_reserve(b->r, &b->cap, need, b->s->p->nc, b->err);
 }
 
+/* The least feature whose split of branch c (items, len; `depth`
+ * conditions) costs `cost`, the region's optimum, which the split on f
+ * (found by the search) costs: the tree does not depend on which of equal
+ * splits a search met first (its candidates are sorted by bounds the memo
+ * raises: with another memo, a collected one, another order).  Each g < f is out when its
+ * children's bounds (their counts, the memo) leave no room; else its
+ * children are searched in turns under growing budgets, as children() does,
+ * until they cost what the optimum leaves them or more.  part, start, lb
+ * (maxk) and branch (depth + 1) are scratch.  A limit stopping a check
+ * keeps f (the answer stays proven: f is optimal). */
+static uint32_t least_split(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
+                            int64_t cost, uint32_t f, uint32_t *part, uint32_t *start, int64_t *lb,
+                            uint32_t *branch)
+{
+    const dc_problem *p = s->p;
+    const char *stopped = s->stopped_by;
+    const bool child_split = s->max_depth == PDT_UNLIMITED || depth + 1 < s->max_depth;
+    const uint32_t child_rem = depth_left(s, depth + 1);
+    const int64_t left = cost - p->split_cost; /* what the children may cost together */
+    for (uint32_t g = 0, used = 0; g < f && !s->stopped_by; g++) {
+        while (used < depth && (c[used] >> 16) < g) used++;
+        if (used < depth && (c[used] >> 16) == g) continue; /* constant here */
+        dc_partition(s, g, items, len, NULL, part, start);
+        size_t ways = 0;
+        int64_t sum = 0;
+        for (size_t v = 0; v < p->k[g]; v++) {
+            const size_t m = start[v + 1] - start[v];
+            if (!(ways += m > 0, m)) continue;
+            const dc_stats st = dc_region_stats(s, part + start[v], m);
+            const dc_entry *ce = dc_memo_get(&s->memo, part + start[v], m, child_rem, NULL, 0, false);
+            sum += lb[v] = child_bound(s, st.errors, st.floor, child_split, ce);
+        }
+        if (ways < 2 || sum > left) continue;
+        int64_t step = p->split_cost > p->err_cost ? p->split_cost : p->err_cost;
+        for (bool all = false; !all && sum <= left && !s->stopped_by; step = step > INT64_MAX / 2 ? INT64_MAX : 2 * step) {
+            all = true;
+            for (size_t v = 0; v < p->k[g] && sum <= left; v++) {
+                const size_t m = start[v + 1] - start[v];
+                if (!m || lb[v] < 0) continue; /* (solved: -1 - its cost) */
+                const int64_t room = left - (sum - lb[v]); /* the most it may cost */
+                const int64_t ub = (step < room - lb[v] ? lb[v] + step : room) + 1;
+                const size_t kl = extend(branch, c, depth, g, (uint32_t)v);
+                const int64_t got = solve(s, part + start[v], m, branch, kl, ub, NULL, 0, 0);
+                if (s->stopped_by) break;
+                sum += got - lb[v];
+                if (got < ub) lb[v] = -1 - got; /* solved */
+                else lb[v] = got, all = false;
+            }
+        }
+        if (!s->stopped_by && sum <= left) {
+            f = g;
+            break;
+        }
+    }
+    s->stopped_by = stopped;
+    return f;
+}
+
 /* Fills node `at` (allocated by the caller) for the items of branch c. */
 static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
                              size_t depth)
@@ -566,13 +624,22 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
         return PDT_OK;
     }
     uint32_t f = e->feature;
+    const bool solved = e->solved;
+    const int64_t cost = e->lb;
     uint32_t *part = malloc((len ? len : 1) * sizeof *part);
     uint32_t *start = malloc((s->maxk + 1) * sizeof *start);
-    if (!part || !start) {
+    uint32_t *branch = malloc((depth + 1) * sizeof *branch);
+    int64_t *lb = malloc(s->maxk * sizeof *lb);
+    if (!part || !start || !branch || !lb) {
         free(part);
         free(start);
+        free(branch);
+        free(lb);
         return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
     }
+    if (b->solved && solved) f = least_split(s, items, len, c, depth, cost, f, part, start, lb, branch);
+    free(branch);
+    free(lb);
     dc_partition(s, f, items, len, NULL, part, start);
     size_t present = 0;
     for (size_t v = 0; v < p->k[f]; v++) present += start[v + 1] > start[v];
@@ -652,6 +719,7 @@ static pdt_status run(dc_search *s, dc_result *r, uint32_t max_depth, int64_t ub
     pdt_status st = grow_nodes(&b, 1);
     if (st == PDT_OK) {
         r->n_nodes = 1;
+        r->nodes[0].code = 0; /* (the root is no way of a parent) */
         const char *stopped = s->stopped_by;
         const uint64_t deeper = s->next_deeper;
         s->stopped_by = NULL; /* the rebuild runs to its end (but for a search again that a limit stops) */
