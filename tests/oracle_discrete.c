@@ -378,6 +378,29 @@ static void test_memo_collections(void **state)
     unsetenv("PDT_DISCRETE_COLLECT");
 }
 
+/* The proof on two threads (and on three: two proving, the deeper fits on
+ * the third), the memo shared: each searches the root in its own order,
+ * and whichever ends first answers from what all of them put in the memo.
+ * Again with a collection whenever the memo holds 24 entries, so that every
+ * block of the table is held and keys move while the other thread searches. */
+static void test_proof_threads(void **state)
+{
+    for (fit_threads = 2; fit_threads <= 3; fit_threads++) {
+        test_multiway_sparse(state);
+        test_multiway_depth(state);
+        test_binary_sparse_without_limits(state);
+        test_onehot_shared_rows(state);
+        test_binary_many_columns(state);
+    }
+    fit_threads = 2;
+    setenv("PDT_DISCRETE_COLLECT", "24", 1);
+    test_multiway_sparse(state);
+    test_onehot_shared_rows(state);
+    test_binary_many_columns(state);
+    unsetenv("PDT_DISCRETE_COLLECT");
+    fit_threads = 0;
+}
+
 /* Few nodes (discrete_fit.c, discrete_few.c): a tree cheaper than an
  * incumbent of cost C has at most K = (C − 1) / split cost nodes and levels,
  * so the least of the incumbent and, for k = K..1, the binary backend's
@@ -501,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_memo_collisions),
         cmocka_unit_test(test_memo_collections),
         cmocka_unit_test(test_rounds),
+        cmocka_unit_test(test_proof_threads),
         cmocka_unit_test(test_few_nodes),
     };
     setenv("PDT_DISCRETE_FEW", "off", 1); /* the branch search itself (but in test_few_nodes) */

@@ -2,6 +2,8 @@
 #include "discrete_impl.h"
 #include "pdt_parallel.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +13,7 @@
 /* ------------------------------------------------------------ the search */
 
 const char dc_paused[] = "paused";
+const char dc_halted[] = "halted";
 
 static double elapsed(const dc_search *s)
 {
@@ -22,6 +25,7 @@ static double elapsed(const dc_search *s)
 static bool out_of_time(dc_search *s)
 {
     if (s->stopped_by) return true;
+    if (s->halt && __atomic_load_n(s->halt, __ATOMIC_RELAXED)) return s->stopped_by = dc_halted, true;
     if (s->work_limit && s->evaluations >= s->work_limit) return s->stopped_by = dc_paused, true;
     if (s->p->max_rows && s->rows >= s->p->max_rows) return s->stopped_by = "row budget", true;
     /* the clock at every call: an evaluation on many features takes milliseconds (wine with
@@ -37,7 +41,7 @@ static bool out_of_time(dc_search *s)
             p->progress(p->progress_user, s->evaluations, s->have && *s->have ? s->best : NULL);
         }
     }
-    if (s->memo.full) s->stopped_by = "memory limit";
+    if (dc_memo_full(s->memo)) s->stopped_by = "memory limit";
     return s->stopped_by != NULL;
 }
 
@@ -213,20 +217,45 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c
         size_t kl = extend(fr->key, c, depth - 1, f, (uint32_t)v);
         const dc_subset sub = child_of(s, fr, f, (uint32_t)v, NULL, 0, c, depth - 1);
         const uint32_t *rows = part ? part + start[v] : NULL;
-        dc_entry *e = dc_memo_get_at(&s->memo, fr->chash[f * s->maxk + v], rows, m, depth_left(s, depth), fr->key, kl,
-                                     &sub, true);
+        const uint64_t h = fr->chash[f * s->maxk + v];
+        dc_entry *e = dc_memo_get_at(s->memo, h, rows, m, depth_left(s, depth), fr->key, kl, &sub, true);
         if (e && e->solved) {
             clb[v] = e->lb;
         } else if (e) {
             if (!e->looked) { /* (look_bound counts in frames; the memo stays where it is) */
+                const int64_t known = min64(clb[v], e->lb);
+                const dc_entry was = *e;
+                const uint64_t gen = dc_memo_gen(s->memo);
+                if (s->memo->locks) dc_memo_unlock(s->memo);
                 int64_t lb = look_bound(s, rows, m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
-                                        min64(clb[v], e->lb), fr, f, (uint32_t)v);
+                                        known, fr, f, (uint32_t)v);
+                if (s->memo->locks) { /* the thread beside may have moved the table, or collected it */
+                    bool stale;
+                    e = dc_memo_again(s->memo, &was, gen, &stale);
+                    if (stale) {
+                        dc_memo_unlock(s->memo);
+                        e = dc_memo_get_at(s->memo, h, rows, m, depth_left(s, depth), fr->key, kl, &sub, true);
+                    }
+                }
+                if (e && e->solved) {
+                    clb[v] = e->lb;
+                    dc_memo_unlock(s->memo);
+                    sum += clb[v];
+                    continue;
+                }
+                if (!e) {
+                    clb[v] = lb > clb[v] ? lb : clb[v];
+                    dc_memo_unlock(s->memo);
+                    sum += clb[v];
+                    continue;
+                }
                 if (lb > e->lb) e->lb = lb;
                 e->looked = true;
                 clb[v] = lb > clb[v] ? lb : clb[v];
             }
             if (e->lb > clb[v]) clb[v] = e->lb;
         }
+        dc_memo_unlock(s->memo);
         sum += clb[v];
     }
     return sum;
@@ -338,6 +367,39 @@ static dc_stats stats_of(dc_search *s, const uint32_t *items, size_t len, const 
     return st;
 }
 
+static void reverse_cands(dc_cand *c, size_t from, size_t to)
+{
+    for (; from + 1 < to; from++, to--) {
+        const dc_cand swap = c[from];
+        c[from] = c[to - 1], c[to - 1] = swap;
+    }
+}
+
+/* The root's candidates (in increasing order of their bounds) as thread
+ * `turn` of `threads` beside the full search's takes them: in decreasing
+ * order, each thread from another place.  With two threads the full search
+ * goes up from the cheapest, the other down from the dearest, and each
+ * finds the splits the other refuted with their children's bounds in the
+ * memo (anneal, DL8.5, λ = 0.01: 11.6 s; from the middle up, 13.9 s). */
+static void root_order(dc_cand *c, size_t n, uint32_t turn, uint32_t threads)
+{
+    const size_t k = n * (turn - 1) / (threads - 1); /* down from the (k - 1)-th, then from the last */
+    reverse_cands(c, 0, k), reverse_cands(c, k, n);
+}
+
+/* The entry of branch c (items, len) after the memo was let go: by its
+ * place (was) while no collection has moved keys, else by its rows
+ * (created when absent, unless the search was stopped). */
+static dc_entry *entry_again(dc_search *s, const dc_entry *was, uint64_t gen, const uint32_t *items, size_t len,
+                             uint32_t rem, const uint32_t *c, size_t depth)
+{
+    bool stale = true;
+    dc_entry *e = was->hash ? dc_memo_again(s->memo, was, gen, &stale) : NULL;
+    if (!stale) return e;
+    if (was->hash) dc_memo_unlock(s->memo);
+    return dc_memo_get(s->memo, items, len, rem, c, depth, !s->stopped_by);
+}
+
 /* The optimum of branch c (items, len; `depth` conditions) if it is below
  * ub, else a lower bound that is at least ub. */
 static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
@@ -345,18 +407,22 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
 {
     const dc_problem *p = s->p;
     const uint32_t rem = depth_left(s, depth);
-    dc_entry *e;
+    dc_entry *e; /* (its block held until dc_memo_unlock) */
     if (parent) {
         const dc_subset as_child = child_of(s, parent, f_parent, v_parent, NULL, 0, c, depth);
-        e = dc_memo_get_at(&s->memo, parent->chash[f_parent * s->maxk + v_parent], items, len, rem, c, depth, &as_child,
+        e = dc_memo_get_at(s->memo, parent->chash[f_parent * s->maxk + v_parent], items, len, rem, c, depth, &as_child,
                            true);
     } else {
-        e = dc_memo_get(&s->memo, items, len, rem, c, depth, true);
+        e = dc_memo_get(s->memo, items, len, rem, c, depth, true);
     }
-    if (e && e->solved) return e->lb;
-    if (e && e->lb >= ub) return e->lb;
+    if (e && (e->solved || e->lb >= ub)) {
+        const int64_t known = e->lb;
+        dc_memo_unlock(s->memo);
+        return known;
+    }
     const dc_entry was = e ? *e : (dc_entry){0};
-    const uint64_t gen = s->memo.gen; /* (a collection in the search below moves entries) */
+    const uint64_t gen = dc_memo_gen(s->memo); /* (a collection in the search below moves entries) */
+    dc_memo_unlock(s->memo);
     if (out_of_time(s)) return ub;
     /* a child of a two-valued split like a region searched just before at its depth may cost
      * too much already */
@@ -369,7 +435,9 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
     if (parent && parent->has_bits && p->k[f_parent] == 2 && s->bit_at[f_parent] != SIZE_MAX) {
         within = similar(s, fr, parent->rc + p->nc * s->words, s->bits + s->bit_at[f_parent], v_parent, rem);
         if (within >= ub) {
-            if (e && e->lb < within) e->lb = within;
+            if (s->memo->locks) e = entry_again(s, &was, gen, items, len, rem, c, depth);
+            if (e && !e->solved && e->lb < within) e->lb = within;
+            dc_memo_unlock(s->memo);
             return within;
         }
     }
@@ -428,7 +496,7 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         }
         for (size_t t = 0; t < n_split; t++) /* the slots have had the counting's time to load */
             for (size_t v = 0, at = fr->split[t] * s->maxk; v < p->k[fr->split[t]]; v++)
-                if (fr->cm[at + v]) dc_memo_prefetch_key(&s->memo, fr->chash[at + v]);
+                if (fr->cm[at + v]) dc_memo_prefetch_key(s->memo, fr->chash[at + v]);
         for (size_t t = 0; t < n_split; t++) {
             const uint32_t f = fr->split[t];
             size_t at = f * s->maxk;
@@ -444,18 +512,22 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 if (!m) continue;
                 lb -= clb[v];
                 const dc_subset sub = child_of(s, fr, f, (uint32_t)v, items, len, c, depth);
-                const dc_entry *ce = dc_memo_find_subset(&s->memo, fr->chash[at + v], m, child_rem, &sub);
+                const dc_entry *ce = dc_memo_find_subset(s->memo, fr->chash[at + v], m, child_rem, &sub);
                 lb += clb[v] = child_bound(s, fr->cerr[at + v], fr->cfl[at + v], child_split, ce);
+                dc_memo_unlock(s->memo);
                 if (ce && rem == PDT_UNLIMITED && clb[v] > within) within = clb[v];
             }
             if (lb < bound) fr->cand[n_cand++] = (dc_cand){lb, f};
             else lower = min64(lower, lb);
         }
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
+        const bool reversed = depth == 0 && s->root_turn;
+        if (reversed) root_order(fr->cand, n_cand, s->root_turn, s->proof_threads);
         size_t t = 0;
         for (; t < n_cand && !s->stopped_by && within < bound; t++) {
-            if (fr->cand[t].lb >= bound) { /* and every later one */
+            if (fr->cand[t].lb >= bound) { /* and every later one (in increasing order) */
                 lower = min64(lower, fr->cand[t].lb);
+                if (reversed) continue;
                 break;
             }
             uint32_t f = fr->cand[t].f;
@@ -487,22 +559,24 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         for (; t < n_cand; t++) lower = min64(lower, fr->cand[t].lb);
     }
     /* the table may have moved; a collection may have moved the key too, or dropped the entry */
-    e = was.hash && s->memo.gen == gen ? dc_memo_again(&s->memo, &was)
-                                       : dc_memo_get(&s->memo, items, len, rem, c, depth, !s->stopped_by);
+    e = entry_again(s, &was, gen, items, len, rem, c, depth);
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
         if (e && !e->solved && best_f != DC_LEAF) e->feature = (uint16_t)best_f, e->incumbent = true;
+        dc_memo_unlock(s->memo);
         return ub;
     }
     if (best < ub) {
         if (e) *e = (dc_entry){.hash = e->hash, .key = e->key, .len = e->len, .rem = e->rem, .n_cond = e->n_cond,
                                .lb = best, .solved = true,
                                .feature = best_f == DC_LEAF ? DC_ENTRY_LEAF : (uint16_t)best_f};
+        dc_memo_unlock(s->memo);
         if (counted) keep_seen(s, fr, len, best, rem);
         return best;
     }
     if (lower < within) lower = within;
     if (lower < ub) lower = ub; /* (cannot happen: every way was cut at ub or above) */
-    if (e && e->lb < lower) e->lb = lower;
+    if (e && !e->solved && e->lb < lower) e->lb = lower;
+    dc_memo_unlock(s->memo);
     if (counted) keep_seen(s, fr, len, lower, rem);
     return lower;
 }
@@ -542,13 +616,14 @@ static pdt_status grow_nodes(dc_build *b, size_t need)
 /* The least feature whose split of branch c (items, len; `depth`
  * conditions) costs `cost`, the region's optimum, which the split on f
  * (found by the search) costs: the tree does not depend on which of equal
- * splits a search met first (its candidates are sorted by bounds the memo
- * raises: with another memo, a collected one, another order).  Each g < f is out when its
- * children's bounds (their counts, the memo) leave no room; else its
- * children are searched in turns under growing budgets, as children() does,
- * until they cost what the optimum leaves them or more.  part, start, lb
- * (maxk) and branch (depth + 1) are scratch.  A limit stopping a check
- * keeps f (the answer stays proven: f is optimal). */
+ * splits a search met first.  That order follows the bounds the memo holds
+ * (another memo, a collected one, gives another), and with threads which
+ * thread solved a region (each takes the root's splits in its own order).
+ * Each g < f is out when its children's bounds (their counts, the memo)
+ * leave no room; else its children are searched in turns under growing
+ * budgets, as children() does, until they cost what the optimum leaves them
+ * or more.  part, start, lb (maxk) and branch (depth + 1) are scratch.  A
+ * limit stopping a check keeps f (the answer stays proven: f is optimal). */
 static uint32_t least_split(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
                             int64_t cost, uint32_t f, uint32_t *part, uint32_t *start, int64_t *lb,
                             uint32_t *branch)
@@ -568,8 +643,9 @@ static uint32_t least_split(dc_search *s, const uint32_t *items, size_t len, con
             const size_t m = start[v + 1] - start[v];
             if (!(ways += m > 0, m)) continue;
             const dc_stats st = dc_region_stats(s, part + start[v], m);
-            const dc_entry *ce = dc_memo_get(&s->memo, part + start[v], m, child_rem, NULL, 0, false);
+            const dc_entry *ce = dc_memo_get(s->memo, part + start[v], m, child_rem, NULL, 0, false);
             sum += lb[v] = child_bound(s, st.errors, st.floor, child_split, ce);
+            dc_memo_unlock(s->memo);
         }
         if (ways < 2 || sum > left) continue;
         int64_t step = p->split_cost > p->err_cost ? p->split_cost : p->err_cost;
@@ -614,18 +690,22 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     nd->errors = st.errors;
     nd->feature = DC_LEAF;
     nd->first = nd->n_children = 0;
-    dc_entry *e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), NULL, 0, false);
-    if (at && b->solved && !(e && e->solved)) { /* an optimum a full memo let go (dc_memo_collect): found again */
+    /* (a copy: a deeper search's tree is built while threads beside the full search change the memo) */
+    const dc_entry *got = dc_memo_get(s->memo, items, len, depth_left(s, depth), NULL, 0, false);
+    dc_entry e = got ? *got : (dc_entry){0};
+    dc_memo_unlock(s->memo);
+    if (at && b->solved && !e.solved) { /* an optimum a full memo let go (dc_memo_collect): found again */
         solve(s, items, len, c, depth, DC_INF, NULL, 0, 0);
-        e = dc_memo_get(&s->memo, items, len, depth_left(s, depth), NULL, 0, false);
+        got = dc_memo_get(s->memo, items, len, depth_left(s, depth), NULL, 0, false);
+        e = got ? *got : (dc_entry){0};
+        dc_memo_unlock(s->memo);
+        if (!e.solved && !s->stopped_by) s->stopped_by = "memory limit"; /* (not kept: no proof) */
     }
-    if (!e || !(e->solved || e->incumbent) || e->feature == DC_ENTRY_LEAF) {
+    if (!e.hash || !(e.solved || e.incumbent) || e.feature == DC_ENTRY_LEAF) {
         r->errors += st.errors;
         return PDT_OK;
     }
-    uint32_t f = e->feature;
-    const bool solved = e->solved;
-    const int64_t cost = e->lb;
+    uint32_t f = e.feature;
     uint32_t *part = malloc((len ? len : 1) * sizeof *part);
     uint32_t *start = malloc((s->maxk + 1) * sizeof *start);
     uint32_t *branch = malloc((depth + 1) * sizeof *branch);
@@ -637,7 +717,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
         free(lb);
         return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
     }
-    if (b->solved && solved) f = least_split(s, items, len, c, depth, cost, f, part, start, lb, branch);
+    if (b->solved && e.solved) f = least_split(s, items, len, c, depth, e.lb, f, part, start, lb, branch);
     free(branch);
     free(lb);
     dc_partition(s, f, items, len, NULL, part, start);
@@ -684,7 +764,7 @@ static void search_clear(dc_search *s)
 {
     for (size_t d = 0; s->frames && d <= s->p->nf; d++) dc_frame_free(&s->frames[d]);
     free(s->frames);
-    dc_memo_clear(&s->memo);
+    dc_memo_clear(s->memo);
     free(s->col);
     free(s->salt);
     free(s->hx);
@@ -700,6 +780,88 @@ static void search_clear(dc_search *s)
     free(s->ccount);
 }
 
+/* The threads beside the full search: the same search of the root, its
+ * splits in other orders (root_order), each with scratch of its own, the
+ * memo shared.  Whichever thread's search of the root ends first halts the
+ * others: the memo then holds the root's answer, found with facts any
+ * thread may have added (an entry is true whoever wrote it). */
+typedef struct dc_beside {
+    dc_search s;
+    const uint32_t *all;
+    int64_t ub;
+    bool finished;          /* its search of the root ended, not stopped */
+    pthread_t thread;
+} dc_beside;
+
+static void *beside_main(void *arg)
+{
+    dc_beside *b = arg;
+    uint32_t none = 0;
+    solve(&b->s, b->all, b->s.p->n, &none, 0, b->ub, NULL, 0, 0);
+    if (!b->s.stopped_by) b->finished = true, __atomic_store_n(b->s.halt, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+static void beside_free(dc_beside *b)
+{
+    for (size_t d = 0; b->s.frames && d <= b->s.p->nf; d++) dc_frame_free(&b->s.frames[d]);
+    free(b->s.frames);
+    free(b->s.ccount);
+    free(b->s.pcount);
+    free(b->s.hx);
+    free(b->s.hw);
+}
+
+/* Starts the threads beside s's search of the root under ub (s->proof_threads - 1 of them; fewer
+ * when memory or threads are lacking); how many. */
+static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, int64_t ub, int *halt)
+{
+    const dc_problem *p = s->p;
+    *halt = 0;
+    if (!dc_memo_share(s->memo)) return 0;
+    s->halt = halt;
+    uint32_t n = 0;
+    for (uint32_t i = 1; i < s->proof_threads; i++) {
+        dc_beside *h = &b[n];
+        *h = (dc_beside){.s = *s, .all = all, .ub = ub};
+        dc_search *t = &h->s;
+        t->frames = calloc(p->nf + 1, sizeof *t->frames);
+        t->ccount = malloc(p->nc * sizeof *t->ccount);
+        t->pcount = malloc(s->maxk * p->nc * sizeof *t->pcount);
+        t->hx = malloc(s->maxk * sizeof *t->hx);
+        t->hw = malloc(s->maxk * sizeof *t->hw);
+        t->evaluations = t->rows = 0;
+        t->next_deeper = 0, t->work_limit = 0;
+        t->next_progress = HUGE_VAL; /* (reports come from the full search's thread) */
+        t->root_turn = i;
+        if (!t->frames || !t->ccount || !t->pcount || !t->hx || !t->hw ||
+            pthread_create(&h->thread, NULL, beside_main, h)) {
+            beside_free(h);
+            break;
+        }
+        n++;
+    }
+    if (!n) dc_memo_unshare(s->memo), s->halt = NULL;
+    return n;
+}
+
+/* Ends the n threads beside (their searches stop, or have ended) and waits for them. */
+static void beside_end(dc_beside *b, uint32_t n, dc_search *s)
+{
+    __atomic_store_n(s->halt, 1, __ATOMIC_RELAXED);
+    bool finished = false;
+    for (uint32_t i = 0; i < n; i++) {
+        pthread_join(b[i].thread, NULL);
+        s->evaluations += b[i].s.evaluations;
+        s->rows += b[i].s.rows;
+        finished |= b[i].finished;
+        beside_free(&b[i]);
+    }
+    dc_memo_unshare(s->memo);
+    s->halt = NULL;
+    if (s->stopped_by == dc_halted || finished) s->stopped_by = NULL; /* the root's answer is in the memo */
+}
+
 /* One search of the whole problem at depth <= max_depth for a tree below
  * ub; then the tree the memo holds (the root's optimum, or its best complete
  * split when stopped) into r.  The memo is kept from run to run: an entry is what is known of
@@ -713,7 +875,17 @@ static pdt_status run(dc_search *s, dc_result *r, uint32_t max_depth, int64_t ub
     const dc_problem *p = s->p;
     s->max_depth = max_depth;
     uint32_t none = 0;
+    /* the full search on proof_threads threads (not the warm runs, nor the deeper ones, nor a search
+     * within a budget of rows: each thread would spend it) */
+    const bool many = s->proof_threads > 1 && max_depth == p->max_depth && !s->work_limit && !p->max_rows &&
+                      s->salt; /* (hashes all alike, a test's, would fill a block of the shared memo) */
+    dc_beside *beside = many ? malloc((s->proof_threads - 1) * sizeof *beside) : NULL;
+    int halt;
+    const uint32_t n_beside = beside ? beside_start(beside, s, all, ub, &halt) : 0; /* (none: one thread) */
+    if (n_beside + 1 > s->proof_ran) s->proof_ran = n_beside + 1;
     solve(s, all, p->n, &none, 0, ub, NULL, 0, 0);
+    if (n_beside) beside_end(beside, n_beside, s);
+    free(beside);
     memset(r, 0, sizeof *r);
     dc_build b = {s, r, 0, err, !s->stopped_by};
     pdt_status st = grow_nodes(&b, 1);
@@ -782,7 +954,7 @@ static void dc_deepen(dc_search *s)
     s->next_deeper = s->next_deeper > UINT64_MAX / 2 ? 0 : 2 * s->next_deeper;
     if (!(s->deeper < p->max_depth && s->deeper <= p->nf)) return;
     if (p->deeper) { /* made outside: an eighth of the time so far, as the evaluations below */
-        const size_t left = s->memo.bytes < s->memo.limit ? s->memo.limit - s->memo.bytes : 0;
+        const size_t left = dc_memo_room(s->memo);
         if (p->deeper(p->deeper_user, s->deeper, elapsed(s) / DC_DEEPER_SHARE, left)) s->deeper++;
         return;
     }
@@ -795,7 +967,6 @@ static void dc_deepen(dc_search *s)
     scheduled(&t, s->best, s->have, s->deeper, s->given, s->all, &err);
     for (size_t d = 0; d <= p->nf; d++) dc_frame_free(&t.frames[d]);
     free(t.frames);
-    s->memo = t.memo; /* (it may have grown) */
     s->evaluations = t.evaluations;
     s->next_progress = t.next_progress;
     s->rows = t.rows;
@@ -815,9 +986,10 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     if (p->nf > 65535)
         return pdt_error_set(err, PDT_ELIMIT, "%zu features: the branch search takes at most 65535", p->nf);
     if (p->n == 0 || p->nc == 0) return pdt_error_set(err, PDT_EINVAL, "no rows to fit");
-    dc_search s = {.p = p, .next_progress = 1};
-    s.memo.limit = p->memo_bytes ? p->memo_bytes : (size_t)1 << 30;
-    s.memo.n_rows = p->n;
+    dc_memo memo = {0};
+    dc_search s = {.p = p, .memo = &memo, .next_progress = 1};
+    memo.limit = p->memo_bytes ? p->memo_bytes : (size_t)1 << 30;
+    memo.n_rows = p->n;
     for (size_t f = 0; f < p->nf; f++)
         if (p->k[f] > s.maxk) s.maxk = p->k[f];
     if (!s.maxk) s.maxk = 1;
@@ -836,15 +1008,16 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         for (size_t i = 0; st == PDT_OK && i < p->n; i++)
             for (size_t f = 0; f < p->nf; f++) s.col[f * p->n + i] = p->x[i * p->nf + f];
         if (st == PDT_OK && !dc_salt_fill(s.salt, p->n / 64 + 1)) free(s.salt), s.salt = NULL;
-        s.memo.salt = s.salt;
+        memo.salt = s.salt;
         if (st == PDT_OK) st = dc_make_floors(&s, err);
         if (st == PDT_OK) st = dc_make_bits(&s, err);
         s.narrow = st == PDT_OK && dc_narrow(&s);
     }
     uint32_t *all = st == PDT_OK ? malloc(p->n * sizeof *all) : NULL;
     if (st == PDT_OK && !all) st = pdt_error_set(err, PDT_ENOMEM, "out of memory (%zu rows)", p->n);
-    s.memo.x = p->x, s.memo.nf = p->nf, s.memo.k = p->k, s.memo.bits = s.bits, s.memo.bit_at = s.bit_at, s.memo.words = s.words;
-    dc_memo_knobs(&s.memo);
+    memo.x = p->x, memo.nf = p->nf, memo.k = p->k, memo.bits = s.bits, memo.bit_at = s.bit_at, memo.words = s.words;
+    dc_memo_knobs(&memo);
+    s.proof_threads = p->threads < 1 ? 1 : p->threads > DC_PROOF_THREADS ? DC_PROOF_THREADS : p->threads;
     dc_result best = {0};
     bool have = false;
     const int64_t given = p->incumbent > 0 ? p->incumbent : DC_INF; /* to beat */
@@ -872,15 +1045,16 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         }
         evaluations = s.evaluations;
     }
-    if (st == PDT_OK && p->audit) dc_memo_each(&s.memo, audit_entry, (void *)p);
+    if (st == PDT_OK && p->audit) dc_memo_each(&memo, audit_entry, (void *)p);
     if (st == PDT_OK) {
         *out = best;
         out->found = have;
         out->optimal = !s.stopped_by;
         out->stopped_by = s.stopped_by;
         out->evaluations = evaluations;
-        out->memo_entries = s.memo.used;
-        out->memo_collections = s.memo.gen;
+        out->memo_entries = memo.used;
+        out->memo_collections = memo.gen;
+        out->threads = s.proof_ran ? s.proof_ran : 1;
     } else {
         dc_result_clear(&best);
     }

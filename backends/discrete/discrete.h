@@ -32,6 +32,7 @@
 #include "pdt.h"
 
 #define DC_LEAF UINT32_MAX
+#define DC_PROOF_THREADS 64
 
 struct dc_result;
 
@@ -49,6 +50,8 @@ typedef struct dc_problem {
                                      are sought (none found and not stopped: it is optimal) */
     uint64_t max_rows;            /* > 0: stop ("row budget") once the rows of the regions
                                      searched (warm and deeper runs included) sum to this */
+    uint32_t threads;             /* the full search's (0: one; at most DC_PROOF_THREADS): the
+                                     others search the root beside it, the memo shared */
     /* Optional: the anytime schedule's deeper incumbents made outside the
      * search, at depth `depth` (deeper_from, then one more each time one is
      * finished) within `seconds` and `memo_bytes`, what the search's memo
@@ -94,6 +97,8 @@ typedef struct dc_result {
                                      "row budget" (max_rows) or NULL */
     uint64_t evaluations, memo_entries;
     uint64_t memo_collections;    /* times the memo, full, dropped what the search can find again */
+    uint32_t threads;             /* that searched the root of the full search (dc_problem.threads,
+                                     fewer when memory or threads were lacking) */
 } dc_result;
 
 pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err);

@@ -410,7 +410,7 @@ void dc_hash_codes(dc_search *s, dc_frame *fr, bool bits, uint32_t f, const uint
     for (size_t v = 0; v < kf; v++) {
         if (!m[v]) continue;
         h[v] = dc_hash_final(h[v], m[v], rem);
-        dc_memo_prefetch(&s->memo, h[v]);
+        dc_memo_prefetch(s->memo, h[v]);
     }
 }
 

@@ -359,16 +359,20 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_b
     return done != 0;
 }
 
-/* The deeper fits beside the search.  With two threads or more, the binary
- * fit's deeper incumbents (above) are not made at the search's turns, which
- * paused the search (anneal, DL8.5, λ = 0.01: 3.4 of 22.2 s), but on a
- * thread of their own while the search runs on another: the backend's
- * optimum at depth 5, 6, ... on one thread each, until a depth is not
- * finished (time limit, memory) or the search ends.  The memory limit is
- * split: a quarter for these fits, the rest for the search's memo.
+/* The deeper fits beside the search.  With three threads or more, the
+ * binary fit's deeper incumbents (above) are not made at the search's
+ * turns, which paused the search (anneal, DL8.5, λ = 0.01: 3.4 of 22.2 s),
+ * but on a thread of their own while the search runs on the others: the
+ * backend's optimum at depth 5, 6, ... on one thread each, until a depth is
+ * not finished (time limit, memory) or the search ends.  The memory limit
+ * is split: a quarter for these fits, the rest for the search's memo.  With
+ * two threads both prove (dc_problem.threads) and the turns make the deeper
+ * trees: on the 2-core machine the fits beside a proof on two threads took
+ * a third of its cores (anneal: 10.6 s proven without them, 20.4 s with).
  * PDT_DISCRETE_BESIDE_OFF=1 in the environment (measurements) keeps them at
  * the turns. */
 #define DC_BESIDE_SHARE 4
+#define DC_BESIDE_FROM 3
 
 /* Multiway fits have no backend (a one-hot tree is not a multiway tree): the
  * thread beside runs the branch search itself under depth limits 4, 5, ...
@@ -386,6 +390,7 @@ static bool multiway_at(dc_fit *f, uint32_t depth)
     q.stop = &f->beside_stop;
     q.deeper = NULL, q.deeper_user = NULL; /* its own schedule, as `--depth` has */
     q.max_rows = 0;
+    q.threads = 1; /* (this thread's) */
     q.incumbent = f->beside_r.found ? f->beside_r.cost : 0;
     /* (the fit's limit from its start: f->p's is already what the warm start left of it) */
     if ((q.time_limit = cls_time_left(f->opt, &f->t0)) > 0 && q.time_limit <= 1e-3) return false;
@@ -432,7 +437,7 @@ static void beside_start(dc_fit *f)
 {
     const size_t total = f->p.memo_bytes >> 20; /* (memo_mb: --memo-mb or the default) */
     f->beside_mb = total / DC_BESIDE_SHARE;
-    if (pdt_threads_resolve(f->opt->threads) < 2 || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
+    if (pdt_threads_resolve(f->opt->threads) < DC_BESIDE_FROM || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
         getenv("PDT_DISCRETE_BESIDE_OFF"))
         return;
     f->beside_p = f->p;
@@ -440,6 +445,7 @@ static void beside_start(dc_fit *f)
     f->beside_stop = 0;
     if (pthread_create(&f->beside, NULL, beside_main, f) != 0) return; /* no thread: the turns make them */
     f->beside_on = true;
+    f->p.threads--; /* (the proof's) */
     f->p.memo_bytes = (total - f->beside_mb) << 20;
     f->p.deeper = beside_turn;
 }
@@ -617,6 +623,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
     if (opt->progress) f.p.progress = report, f.p.progress_user = &f;
+    f.p.threads = pdt_threads_resolve(opt->threads); /* the proof's (less the one beside it, if any) */
     f.p.time_limit = cls_time_left(opt, &t0); /* the limit is the fit's: what the warm start left of it */
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
     f.multiway = multiway;

@@ -16,7 +16,7 @@
 typedef struct dc_search {
     const dc_problem *p;
     uint32_t max_depth;     /* of the current run: the problem's, or a shallower one */
-    dc_memo memo;
+    dc_memo *memo;          /* (shared with the deeper searches, and with the thread of a proof on two) */
     uint32_t *group;        /* n: rows equal on every feature share a group */
     size_t n_groups;
     uint32_t *fl;           /* n: a group's unavoidable errors on its first row, 0 elsewhere */
@@ -52,6 +52,12 @@ typedef struct dc_search {
     int64_t given;          /* the caller's incumbent's cost, or INT64_MAX */
     double next_progress;   /* seconds: the next report (p->progress) */
     struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
+    /* a proof on two threads (run, discrete.c): the full search's and one beside it, the memo shared */
+    uint32_t proof_threads; /* the full search's threads (1: none beside it) */
+    uint32_t proof_ran;     /* the most that searched a root together */
+    int *halt;              /* or NULL: set (atomically) when one thread's search of the root ended: the
+                               other's then stops with stopped_by == dc_halted */
+    uint32_t root_turn;     /* 0: the full search's thread; i: the i-th beside it (root_order) */
 } dc_search;
 
 typedef struct dc_stats {
@@ -115,6 +121,7 @@ typedef struct dc_frame {
 } dc_frame;
 
 extern const char dc_paused[];
+extern const char dc_halted[];
 
 /* Leaf errors and label of the items, and their unavoidable errors. */
 dc_stats dc_region_stats(dc_search *s, const uint32_t *items, size_t len);

@@ -58,6 +58,127 @@ static size_t key_words(const dc_memo *m, size_t len) { return dense(m, len) ? b
 #define COND_FROM 64
 static bool has(const uint32_t *bits, uint32_t i) { return bits[i >> 5] >> (i & 31) & 1; }
 
+/* ------------------------------------------------------------ threads (dc_memo_share) */
+
+/* Spin locks, each on a cache line of its own; block b of the table is
+ * guarded by lock b mod DC_LOCKS. */
+#define DC_LOCKS 256
+typedef struct dc_memo_locks {
+    struct {
+        int held;
+        char pad[64 - sizeof(int)];
+    } lock[DC_LOCKS];
+} dc_memo_locks;
+
+/* The lock this thread holds (dc_memo_unlock lets it go: dc_memo_let_go). */
+static _Thread_local size_t held_lock = SIZE_MAX;
+
+static void spin_lock(int *l)
+{
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+}
+static void spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+
+/* Probes: over the whole table, or once threads have shared the memo
+ * (m->blocked) within a block (the table is one block while it is smaller).
+ * bm: the probe's mask; a probe ends after bm + 1 slots. */
+static size_t probe_mask(const dc_memo *m, size_t n_slots)
+{
+    return (m->blocked && n_slots > DC_BLOCK ? DC_BLOCK : n_slots) - 1;
+}
+static size_t next_slot(size_t p, size_t bm) { return (p & ~bm) | ((p + 1) & bm); }
+
+/* Puts e in the first free slot of its probe; false when its block is full
+ * (then it is dropped: an entry is a fact the search can find again; with
+ * hashes that are not all alike, at most half full as the table is, a block
+ * of DC_BLOCK slots does not fill). */
+static bool place(const dc_memo *m, dc_entry *slots, size_t n_slots, const dc_entry *e)
+{
+    const size_t bm = probe_mask(m, n_slots);
+    size_t q = (size_t)e->hash & (n_slots - 1);
+    for (size_t i = 0; i <= bm; i++, q = next_slot(q, bm))
+        if (!slots[q].hash) return slots[q] = *e, true;
+    return false;
+}
+
+/* Holds the block of hash h (the table's size may change until it is held). */
+static void hold(dc_memo *m, uint64_t h)
+{
+    if (!m->locks) return;
+    assert(held_lock == SIZE_MAX); /* (one block at a time) */
+    for (;;) {
+        const size_t n = __atomic_load_n(&m->n_slots, __ATOMIC_ACQUIRE);
+        const size_t at = ((size_t)h & (n ? n - 1 : 0)) / DC_BLOCK % DC_LOCKS;
+        spin_lock(&m->locks->lock[at].held);
+        if (__atomic_load_n(&m->n_slots, __ATOMIC_RELAXED) == n) {
+            held_lock = at;
+            return;
+        }
+        spin_unlock(&m->locks->lock[at].held);
+    }
+}
+
+void dc_memo_let_go(dc_memo *m)
+{
+    assert(held_lock != SIZE_MAX);
+    spin_unlock(&m->locks->lock[held_lock].held);
+    held_lock = SIZE_MAX;
+}
+
+/* Every block held (the caller holds none), or let go. */
+static void hold_all(dc_memo *m)
+{
+    for (size_t i = 0; m->locks && i < DC_LOCKS; i++) spin_lock(&m->locks->lock[i].held);
+}
+static void let_all_go(dc_memo *m)
+{
+    for (size_t i = 0; m->locks && i < DC_LOCKS; i++) spin_unlock(&m->locks->lock[i].held);
+}
+
+static bool grow(dc_memo *m);
+static dc_entry *slots_alloc(size_t n, void **map, size_t *map_len);
+static void slots_free(dc_entry *slots, void *map, size_t map_len);
+
+bool dc_memo_share(dc_memo *m)
+{
+    assert(!m->locks);
+    if (!m->n_slots && !grow(m)) return false;
+    dc_memo_locks *locks = calloc(1, sizeof *locks);
+    if (!locks) return false;
+    if (!m->blocked) { /* each entry moved into its block, once (the table is the warm runs' then) */
+        void *map;
+        size_t map_len;
+        dc_entry *slots = slots_alloc(m->n_slots, &map, &map_len);
+        if (!slots) return free(locks), false;
+        m->blocked = true;
+        for (size_t p = 0; p < m->n_slots; p++)
+            if (m->slots[p].hash && !place(m, slots, m->n_slots, &m->slots[p])) m->used--;
+        slots_free(m->slots, m->map, m->map_len);
+        m->slots = slots, m->map = map, m->map_len = map_len;
+    }
+    m->locks = locks;
+    return true;
+}
+
+size_t dc_memo_room(dc_memo *m)
+{
+    hold_all(m);
+    const size_t left = m->bytes < m->limit ? m->limit - m->bytes : 0;
+    let_all_go(m);
+    return left;
+}
+
+void dc_memo_unshare(dc_memo *m)
+{
+    free(m->locks);
+    m->locks = NULL;
+}
+
 /* Word w (32 rows) of a subset given by bitsets. */
 static uint32_t subset_word(const dc_subset *sub, size_t w)
 {
@@ -195,7 +316,7 @@ static bool rows_equal(const dc_memo *m, const dc_entry *e, const uint32_t *rows
 
 /* The slot of (h, len, rem) whose rows equal `rows` (or the subset when rows
  * is NULL, or when the subset is given by bitsets: compared a word at a time),
- * else the empty slot ending its probe sequence. */
+ * else the empty slot ending its probe sequence, else (a full block) NULL. */
 static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const uint32_t *rows,
                       const dc_subset *sub, const uint32_t *cond, size_t n_cond)
 {
@@ -204,8 +325,9 @@ static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, co
     const uint32_t *asking = rows ? cond : sub->cond;
     const size_t n_asking = rows ? n_cond : sub->n_cond;
     const uint32_t extra = rows ? UINT32_MAX : sub->f << 16 | sub->v;
-    size_t mask = m->n_slots - 1;
-    for (size_t p = (size_t)h & mask;; p = (p + 1) & mask) {
+    const size_t bm = probe_mask(m, m->n_slots);
+    size_t p = (size_t)h & (m->n_slots - 1);
+    for (size_t i = 0; i <= bm; i++, p = next_slot(p, bm)) {
         dc_entry *e = &m->slots[p];
         if (!e->hash) return e;
         if (e->hash != h || e->len != len || e->rem != dc_entry_rem(rem)) continue;
@@ -220,6 +342,7 @@ static dc_entry *find(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, co
         }
         if (rows ? rows_equal(m, e, rows, check, n_check) : subset_equal(m, e, sub, check, n_check)) return e;
     }
+    return NULL; /* a full block (m->blocked) without them */
 }
 
 /* Zeroed slots.  From HUGE_FROM bytes on they are a mapping of their own, in
@@ -273,16 +396,13 @@ static bool grow(dc_memo *m)
     dc_entry *slots = slots_alloc(n_slots, &map, &map_len), *old = m->slots;
     if (!slots) return false;
     size_t old_n = m->n_slots;
-    m->slots = slots;
-    m->n_slots = n_slots;
+    /* (the slots before their number: dc_memo_prefetch reads both without the lock) */
+    __atomic_store_n(&m->slots, slots, __ATOMIC_RELAXED);
+    __atomic_store_n(&m->n_slots, n_slots, __ATOMIC_RELEASE);
     m->map = map;
     m->map_len = map_len;
     for (size_t p = 0; p < old_n; p++) /* keys are distinct: the first free slot of the sequence */
-        if (old[p].hash) {
-            size_t q = (size_t)old[p].hash & (n_slots - 1);
-            while (slots[q].hash) q = (q + 1) & (n_slots - 1);
-            slots[q] = old[p];
-        }
+        if (old[p].hash && !place(m, slots, n_slots, &old[p])) m->used--;
     slots_free(old, old_map, old_len);
     m->bytes += add;
     return true;
@@ -331,15 +451,38 @@ static void check_hash(const dc_memo *m, uint64_t h, const uint32_t *rows, size_
 #endif
 }
 
+/* Room for one more entry of `words` key words (false: the memo may grow
+ * no more, and a collection would free too little).  With threads, every
+ * block is held. */
+static bool make_room(dc_memo *m, size_t words)
+{
+    if (m->collect_at && m->used >= m->collect_at && !dc_memo_collect(m)) /* (tests) */
+        m->collect_at = 2 * m->used;
+    if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) {
+        /* at the limit: collected (and every pointer into the table is stale) */
+        if (!dc_memo_collect(m) || (m->used + 1) * 2 > m->n_slots || !reserve_keys(m, words)) return false;
+    }
+    return true;
+}
+
+/* Whether an entry of `words` key words fits as the memo is (held: its block). */
+static bool has_room(const dc_memo *m, size_t words)
+{
+    const size_t used = __atomic_load_n(&m->used, __ATOMIC_RELAXED);
+    return !(m->collect_at && used >= m->collect_at) && (used + 1) * 2 <= m->n_slots &&
+           __atomic_load_n(&m->n_keys, __ATOMIC_RELAXED) + words <= m->cap_keys;
+}
+
 dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t len, uint32_t rem,
                          const uint32_t *cond, size_t n_cond, const dc_subset *sub, bool create)
 {
     assert(rows || (h && sub && sub->all)); /* (rows NULL: the subset's bitsets give them) */
     if (!h) h = hash_rows(m, rows, len, rem);
     else check_hash(m, h, rows, len, rem, sub);
+    hold(m, h);
     if (m->n_slots) {
         dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
-        if (e->hash || !create) return e->hash ? e : NULL;
+        if (!e || e->hash || !create) return e && e->hash ? e : NULL; /* (NULL: a full block) */
     } else if (!create) {
         return NULL;
     }
@@ -349,15 +492,36 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
         cond && m->x && n_cond < DC_ROWS_KEY &&
         (m->keys_by ? m->keys_by == 2 : key_words(m, len) >= COND_FROM && n_cond < key_words(m, len));
     const size_t words = by_cond ? n_cond : key_words(m, len);
-    if (m->collect_at && m->used >= m->collect_at && !dc_memo_collect(m)) /* (tests) */
-        m->collect_at = 2 * m->used;
-    if (((m->used + 1) * 2 > m->n_slots && !grow(m)) || !reserve_keys(m, words)) {
-        /* at the limit: collected (and every pointer into the table is stale) */
-        if (!dc_memo_collect(m) || (m->used + 1) * 2 > m->n_slots || !reserve_keys(m, words))
-            return m->full = true, NULL;
+    uint32_t *key;
+    for (;;) {
+        if (!m->locks) {
+            if (!make_room(m, words)) return __atomic_store_n(&m->full, true, __ATOMIC_RELAXED), NULL;
+            key = m->keys + m->n_keys;
+            m->n_keys += words;
+            break;
+        }
+        if (has_room(m, words)) { /* the key's words taken (the thread beside may take some too) */
+            size_t at = __atomic_load_n(&m->n_keys, __ATOMIC_RELAXED);
+            while (at + words <= m->cap_keys &&
+                   !__atomic_compare_exchange_n(&m->n_keys, &at, at + words, true, __ATOMIC_RELAXED,
+                                                __ATOMIC_RELAXED)) {
+            }
+            if (at + words <= m->cap_keys) {
+                key = m->keys + at;
+                break;
+            }
+        }
+        dc_memo_unlock(m); /* every block held to move the table or the keys */
+        hold_all(m);
+        const bool room = make_room(m, words);
+        let_all_go(m);
+        hold(m, h);
+        if (!room) return __atomic_store_n(&m->full, true, __ATOMIC_RELAXED), NULL;
+        dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond); /* (the thread beside may have made it) */
+        if (!e || e->hash) return e;
     }
     dc_entry *e = find(m, h, len, rem, rows, sub, cond, n_cond);
-    uint32_t *key = m->keys + m->n_keys;
+    if (!e) return NULL; /* a full block: not kept (its key's words go unused) */
     if (by_cond) {
         if (n_cond) memcpy(key, cond, n_cond * sizeof *cond);
     } else if (!rows && dense(m, len)) {
@@ -372,35 +536,43 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
     } else if (len) {
         memcpy(key, rows, len * sizeof *rows);
     }
-    *e = (dc_entry){.hash = h, .key = (uint32_t)m->n_keys, .len = (uint32_t)len, .rem = dc_entry_rem(rem),
+    *e = (dc_entry){.hash = h, .key = (uint32_t)(key - m->keys), .len = (uint32_t)len, .rem = dc_entry_rem(rem),
                     .n_cond = by_cond ? (uint16_t)n_cond : DC_ROWS_KEY, .feature = DC_ENTRY_LEAF};
-    m->n_keys += words;
-    m->used++;
+    if (m->locks) __atomic_fetch_add(&m->used, 1, __ATOMIC_RELAXED);
+    else m->used++;
     return e;
 }
 
-dc_entry *dc_memo_again(const dc_memo *m, const dc_entry *was)
+dc_entry *dc_memo_again(dc_memo *m, const dc_entry *was, uint64_t gen, bool *stale)
 {
-    if (!m->n_slots) return NULL;
-    size_t mask = m->n_slots - 1;
-    for (size_t p = (size_t)was->hash & mask;; p = (p + 1) & mask) {
+    hold(m, was->hash);
+    *stale = m->gen != gen;
+    if (*stale || !m->n_slots) return NULL;
+    const size_t bm = probe_mask(m, m->n_slots);
+    size_t p = (size_t)was->hash & (m->n_slots - 1);
+    for (size_t i = 0; i <= bm; i++, p = next_slot(p, bm)) {
         dc_entry *e = &m->slots[p];
         if (!e->hash) return NULL;
         if (e->hash == was->hash && e->key == was->key && e->len == was->len && e->rem == was->rem) return e;
     }
+    return NULL;
 }
 
-dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub)
+dc_entry *dc_memo_find_subset(dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub)
 {
+    hold(m, h);
     if (!m->n_slots) return NULL;
     dc_entry *e = find(m, h, len, rem, NULL, sub, NULL, 0);
-    return e->hash ? e : NULL;
+    return e && e->hash ? e : NULL;
 }
 
 void dc_memo_prefetch(const dc_memo *m, uint64_t h)
 {
 #if defined(__GNUC__)
-    if (m->n_slots) __builtin_prefetch(&m->slots[(size_t)h & (m->n_slots - 1)]);
+    /* (without the lock: another thread may be moving the table, and a prefetch never faults) */
+    const size_t n = __atomic_load_n(&m->n_slots, __ATOMIC_ACQUIRE);
+    const dc_entry *slots = __atomic_load_n(&m->slots, __ATOMIC_RELAXED);
+    if (n) __builtin_prefetch(&slots[(size_t)h & (n - 1)]);
 #else
     (void)m, (void)h;
 #endif
@@ -409,7 +581,7 @@ void dc_memo_prefetch(const dc_memo *m, uint64_t h)
 void dc_memo_prefetch_key(const dc_memo *m, uint64_t h)
 {
 #if defined(__GNUC__)
-    if (!m->n_slots) return;
+    if (m->locks || !m->n_slots) return; /* (threads: the table may be moving) */
     const dc_entry *e = &m->slots[(size_t)h & (m->n_slots - 1)];
     if (e->hash != h) return;
     const uint32_t *key = m->keys + e->key;
@@ -497,16 +669,12 @@ static bool dc_memo_collect(dc_memo *m)
         at += words;
     }
     memset(m->slots, 0, m->n_slots * sizeof *m->slots);
-    const size_t mask = m->n_slots - 1;
-    for (size_t t = 0; t < n; t++) { /* keys are distinct: the first free slot of the sequence */
-        size_t q = (size_t)kept[t].hash & mask;
-        while (m->slots[q].hash) q = (q + 1) & mask;
-        m->slots[q] = kept[t];
-    }
+    size_t placed = 0;
+    for (size_t t = 0; t < n; t++) placed += place(m, m->slots, m->n_slots, &kept[t]); /* (keys are distinct) */
     free(kept);
-    m->used = n;
+    m->used = placed;
     m->n_keys = at;
-    m->gen++;
+    __atomic_store_n(&m->gen, m->gen + 1, __ATOMIC_RELAXED);
     return true;
 }
 

@@ -55,10 +55,37 @@ typedef struct dc_memo {
     size_t collect_at;        /* tests: a collection when this many entries are held (0: only when full;
                                  a collection: dc_memo_collect in discrete_memo.c) */
     size_t bytes, limit;
-    bool full;
+    bool full;                /* (read and written atomically: a thread may read it without the lock) */
     uint64_t gen;             /* collections so far (a full memo drops what can be found again, keeps its
                                  optima while it can and packs its keys): an entry's place is kept within one */
+    struct dc_memo_locks *locks; /* while threads share the memo (dc_memo_share), else NULL */
+    bool blocked;             /* probes stay within a block of DC_BLOCK slots (threads have shared it) */
 } dc_memo;
+
+static inline bool dc_memo_full(const dc_memo *m) { return __atomic_load_n(&m->full, __ATOMIC_RELAXED); }
+static inline uint64_t dc_memo_gen(const dc_memo *m) { return __atomic_load_n(&m->gen, __ATOMIC_RELAXED); }
+
+/* Threads sharing the memo (a proof on two threads, discrete.c).  From
+ * dc_memo_share on, the table is cut in blocks of DC_BLOCK slots, a probe
+ * sequence never leaves its block (m->blocked), and a block is guarded by a
+ * spin lock (one of a few hundred, each on a cache line of its own).  Every call that looks up an entry —
+ * dc_memo_get, dc_memo_get_at, dc_memo_again, dc_memo_find_subset — returns
+ * with its block held by the calling thread (whatever it returns), and the
+ * caller lets it go with dc_memo_unlock once done with the entry, before
+ * any other call: a thread holds one block at most.  What moves entries or
+ * keys — a larger table, a larger key store, a collection — holds every
+ * block.  One thread: no locks, and dc_memo_unlock does nothing.
+ * dc_memo_share returns false (nothing changed) when out of memory. */
+#define DC_BLOCK 4096
+bool dc_memo_share(dc_memo *m);
+void dc_memo_unshare(dc_memo *m);
+void dc_memo_let_go(dc_memo *m);
+static inline void dc_memo_unlock(dc_memo *m)
+{
+    if (m->locks) dc_memo_let_go(m);
+}
+/* The bytes the memo may still take. */
+size_t dc_memo_room(dc_memo *m);
 
 /* A key's hash is a sum over the words of 64 rows of its rows' bitset: each
  * word that holds some of them hashed with that word's pair of salts
@@ -131,10 +158,11 @@ dc_entry *dc_memo_get_at(dc_memo *m, uint64_t h, const uint32_t *rows, size_t le
 /* The entry `was` (a copy of it) after the table may have moved, or NULL:
  * found by its place in the key store, which no other entry of its hash,
  * size and depth left shares, so no rows are compared.  Only while m->gen
- * is what it was: a collection moves keys (and may drop the entry). */
-dc_entry *dc_memo_again(const dc_memo *m, const dc_entry *was);
+ * is `gen`, what it was: a collection moves keys (and may drop the entry);
+ * else NULL and *stale. */
+dc_entry *dc_memo_again(dc_memo *m, const dc_entry *was, uint64_t gen, bool *stale);
 /* The entry of a subset of len rows whose final hash is h, or NULL. */
-dc_entry *dc_memo_find_subset(const dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
+dc_entry *dc_memo_find_subset(dc_memo *m, uint64_t h, size_t len, uint32_t rem, const dc_subset *sub);
 /* Starts loading the slot of hash h (a later find need not wait for memory). */
 void dc_memo_prefetch(const dc_memo *m, uint64_t h);
 /* Once that slot is loaded: starts loading the key of the entry there when it
