@@ -378,26 +378,35 @@ static void test_memo_collections(void **state)
     unsetenv("PDT_DISCRETE_COLLECT");
 }
 
-/* The proof on two threads (and on three: two proving, the deeper fits on
- * the third), the memo shared: each searches the root in its own order,
- * and whichever ends first answers from what all of them put in the memo.
- * Again with a collection whenever the memo holds 24 entries, so that every
- * block of the table is held and keys move while the other thread searches. */
+/* The proof on two threads (PDT_DISCRETE_PROOF_THREADS, not the default:
+ * docs/categorical.md), the deeper fits at the turns, and on three (two
+ * proving, the deeper fits on the third), the memo shared: the threads
+ * beside the first take the root's splits no other thread has taken, and
+ * the first searches the others' after its own.  Again with a collection
+ * whenever the memo holds 24 entries, so that every block of the table is
+ * held and keys move while the other thread searches. */
 static void test_proof_threads(void **state)
 {
-    for (fit_threads = 2; fit_threads <= 3; fit_threads++) {
-        test_multiway_sparse(state);
-        test_multiway_depth(state);
-        test_binary_sparse_without_limits(state);
-        test_onehot_shared_rows(state);
-        test_binary_many_columns(state);
-    }
+    setenv("PDT_DISCRETE_PROOF_THREADS", "2", 1);
+    setenv("PDT_DISCRETE_BESIDE_OFF", "1", 1);
     fit_threads = 2;
+    test_multiway_sparse(state);
+    test_multiway_depth(state);
+    test_binary_sparse_without_limits(state);
+    test_onehot_shared_rows(state);
+    test_binary_many_columns(state);
     setenv("PDT_DISCRETE_COLLECT", "24", 1);
     test_multiway_sparse(state);
     test_onehot_shared_rows(state);
     test_binary_many_columns(state);
     unsetenv("PDT_DISCRETE_COLLECT");
+    unsetenv("PDT_DISCRETE_BESIDE_OFF");
+    setenv("PDT_DISCRETE_PROOF_THREADS", "3", 1);
+    fit_threads = 3;
+    test_multiway_sparse(state);
+    test_binary_sparse_without_limits(state);
+    test_binary_many_columns(state);
+    unsetenv("PDT_DISCRETE_PROOF_THREADS");
     fit_threads = 0;
 }
 

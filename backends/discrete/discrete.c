@@ -367,26 +367,6 @@ static dc_stats stats_of(dc_search *s, const uint32_t *items, size_t len, const 
     return st;
 }
 
-static void reverse_cands(dc_cand *c, size_t from, size_t to)
-{
-    for (; from + 1 < to; from++, to--) {
-        const dc_cand swap = c[from];
-        c[from] = c[to - 1], c[to - 1] = swap;
-    }
-}
-
-/* The root's candidates (in increasing order of their bounds) as thread
- * `turn` of `threads` beside the full search's takes them: in decreasing
- * order, each thread from another place.  With two threads the full search
- * goes up from the cheapest, the other down from the dearest, and each
- * finds the splits the other refuted with their children's bounds in the
- * memo (anneal, DL8.5, λ = 0.01: 11.6 s; from the middle up, 13.9 s). */
-static void root_order(dc_cand *c, size_t n, uint32_t turn, uint32_t threads)
-{
-    const size_t k = n * (turn - 1) / (threads - 1); /* down from the (k - 1)-th, then from the last */
-    reverse_cands(c, 0, k), reverse_cands(c, k, n);
-}
-
 /* The entry of branch c (items, len) after the memo was let go: by its
  * place (was) while no collection has moved keys, else by its rows
  * (created when absent, unless the search was stopped). */
@@ -521,16 +501,24 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
             else lower = min64(lower, lb);
         }
         if (fr) qsort(fr->cand, n_cand, sizeof *fr->cand, cand_cmp);
-        const bool reversed = depth == 0 && s->root_turn;
-        if (reversed) root_order(fr->cand, n_cand, s->root_turn, s->proof_threads);
-        size_t t = 0;
-        for (; t < n_cand && !s->stopped_by && within < bound; t++) {
-            if (fr->cand[t].lb >= bound) { /* and every later one (in increasing order) */
+        /* the root with threads beside: each takes the next split no thread has taken (claimed,
+         * by feature); the full search's thread then searches those others took, whose
+         * children's bounds in the memo mostly end them at once (or it helps finish them) */
+        const bool shared_root = depth == 0 && s->claimed;
+        uint8_t *later = shared_root && !s->root_turn ? calloc(n_cand ? n_cand : 1, 1) : NULL;
+        const int passes = later ? 2 : 1;
+        for (int pass = 0; pass < passes; pass++)
+        for (size_t t = 0; t < n_cand && !s->stopped_by && within < bound; t++) {
+            if (fr->cand[t].lb >= bound) { /* and every later one */
                 lower = min64(lower, fr->cand[t].lb);
-                if (reversed) continue;
                 break;
             }
             uint32_t f = fr->cand[t].f;
+            if (shared_root && pass == 0 && __atomic_exchange_n(&s->claimed[f], 1, __ATOMIC_ACQ_REL)) {
+                if (later) later[t] = 1;
+                continue;
+            }
+            if (pass == 1 && !later[t]) continue;
             int64_t *clb = fr->clb + (size_t)f * s->maxk;
             /* (sizes counted above) the items are parted only when a child is searched: most
              * splits tried end at their children's look-ahead, which bitsets alone can make */
@@ -551,13 +539,15 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
                 bound = sum;
             }
         }
+        free(later);
         /* Splits not searched once a subset's bound (within) reached the budget: their bounds
          * are in `lower` too, which bounds the region only as the least over every split.
          * (Until 2026-11-28 they were left out, and a region the budget cut could keep a
          * bound above its optimum: with those splits' bounds below `within`, lower must be
          * within, not the least of the splits searched.) */
-        for (; t < n_cand; t++) lower = min64(lower, fr->cand[t].lb);
+        for (size_t t = 0; within >= bound && t < n_cand; t++) lower = min64(lower, fr->cand[t].lb);
     }
+    if (depth == 0 && s->root_turn) return ub; /* a thread beside: some of the root's splits prove nothing */
     /* the table may have moved; a collection may have moved the key too, or dropped the entry */
     e = entry_again(s, &was, gen, items, len, rem, c, depth);
     if (s->stopped_by) { /* proves nothing; the best complete split is kept for the answer */
@@ -618,7 +608,7 @@ static pdt_status grow_nodes(dc_build *b, size_t need)
  * (found by the search) costs: the tree does not depend on which of equal
  * splits a search met first.  That order follows the bounds the memo holds
  * (another memo, a collected one, gives another), and with threads which
- * thread solved a region (each takes the root's splits in its own order).
+ * thread solved a region (the threads meet regions in other orders).
  * Each g < f is out when its children's bounds (their counts, the memo)
  * leave no room; else its children are searched in turns under growing
  * budgets, as children() does, until they cost what the optimum leaves them
@@ -780,16 +770,16 @@ static void search_clear(dc_search *s)
     free(s->ccount);
 }
 
-/* The threads beside the full search: the same search of the root, its
- * splits in other orders (root_order), each with scratch of its own, the
- * memo shared.  Whichever thread's search of the root ends first halts the
- * others: the memo then holds the root's answer, found with facts any
- * thread may have added (an entry is true whoever wrote it). */
+/* The threads beside the full search: the same search of the root, each
+ * taking the next of its splits no thread has taken (dc_search.claimed),
+ * with scratch of its own and the memo shared (an entry is a fact whoever
+ * wrote it).  The full search's thread then searches the splits the others
+ * took, mostly ended at once by their children's bounds in the memo, and
+ * answers for the root: a thread beside proves nothing of it. */
 typedef struct dc_beside {
     dc_search s;
     const uint32_t *all;
     int64_t ub;
-    bool finished;          /* its search of the root ended, not stopped */
     pthread_t thread;
 } dc_beside;
 
@@ -798,7 +788,6 @@ static void *beside_main(void *arg)
     dc_beside *b = arg;
     uint32_t none = 0;
     solve(&b->s, b->all, b->s.p->n, &none, 0, b->ub, NULL, 0, 0);
-    if (!b->s.stopped_by) b->finished = true, __atomic_store_n(b->s.halt, 1, __ATOMIC_RELAXED);
     return NULL;
 }
 
@@ -818,7 +807,8 @@ static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, in
 {
     const dc_problem *p = s->p;
     *halt = 0;
-    if (!dc_memo_share(s->memo)) return 0;
+    s->claimed = calloc(p->nf ? p->nf : 1, 1);
+    if (!s->claimed || !dc_memo_share(s->memo)) return free(s->claimed), s->claimed = NULL, 0;
     s->halt = halt;
     uint32_t n = 0;
     for (uint32_t i = 1; i < s->proof_threads; i++) {
@@ -841,7 +831,7 @@ static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, in
         }
         n++;
     }
-    if (!n) dc_memo_unshare(s->memo), s->halt = NULL;
+    if (!n) dc_memo_unshare(s->memo), s->halt = NULL, free(s->claimed), s->claimed = NULL;
     return n;
 }
 
@@ -849,17 +839,16 @@ static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, in
 static void beside_end(dc_beside *b, uint32_t n, dc_search *s)
 {
     __atomic_store_n(s->halt, 1, __ATOMIC_RELAXED);
-    bool finished = false;
     for (uint32_t i = 0; i < n; i++) {
         pthread_join(b[i].thread, NULL);
         s->evaluations += b[i].s.evaluations;
         s->rows += b[i].s.rows;
-        finished |= b[i].finished;
         beside_free(&b[i]);
     }
     dc_memo_unshare(s->memo);
     s->halt = NULL;
-    if (s->stopped_by == dc_halted || finished) s->stopped_by = NULL; /* the root's answer is in the memo */
+    free(s->claimed);
+    s->claimed = NULL;
 }
 
 /* One search of the whole problem at depth <= max_depth for a tree below

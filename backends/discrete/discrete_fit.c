@@ -365,14 +365,14 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_b
  * but on a thread of their own while the search runs on the others: the
  * backend's optimum at depth 5, 6, ... on one thread each, until a depth is
  * not finished (time limit, memory) or the search ends.  The memory limit
- * is split: a quarter for these fits, the rest for the search's memo.  With
- * two threads both prove (dc_problem.threads) and the turns make the deeper
- * trees: on the 2-core machine the fits beside a proof on two threads took
- * a third of its cores (anneal: 10.6 s proven without them, 20.4 s with).
+ * is split: a quarter for these fits, the rest for the search's memo.
  * PDT_DISCRETE_BESIDE_OFF=1 in the environment (measurements) keeps them at
- * the turns. */
+ * the turns.  The proof itself runs on one thread unless
+ * PDT_DISCRETE_PROOF_THREADS=T (measurements) asks for T (dc_problem.threads;
+ * less the one beside, if any): on the 2-core machine it was faster on
+ * anneal and slower on australian-credit (docs/categorical.md, sixteenth
+ * pass), so it is not the default. */
 #define DC_BESIDE_SHARE 4
-#define DC_BESIDE_FROM 3
 
 /* Multiway fits have no backend (a one-hot tree is not a multiway tree): the
  * thread beside runs the branch search itself under depth limits 4, 5, ...
@@ -437,7 +437,7 @@ static void beside_start(dc_fit *f)
 {
     const size_t total = f->p.memo_bytes >> 20; /* (memo_mb: --memo-mb or the default) */
     f->beside_mb = total / DC_BESIDE_SHARE;
-    if (pdt_threads_resolve(f->opt->threads) < DC_BESIDE_FROM || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
+    if (pdt_threads_resolve(f->opt->threads) < 2 || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
         getenv("PDT_DISCRETE_BESIDE_OFF"))
         return;
     f->beside_p = f->p;
@@ -445,7 +445,7 @@ static void beside_start(dc_fit *f)
     f->beside_stop = 0;
     if (pthread_create(&f->beside, NULL, beside_main, f) != 0) return; /* no thread: the turns make them */
     f->beside_on = true;
-    f->p.threads--; /* (the proof's) */
+    if (f->p.threads > 1) f->p.threads--; /* (the proof's) */
     f->p.memo_bytes = (total - f->beside_mb) << 20;
     f->p.deeper = beside_turn;
 }
@@ -623,7 +623,10 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
     if (opt->progress) f.p.progress = report, f.p.progress_user = &f;
-    f.p.threads = pdt_threads_resolve(opt->threads); /* the proof's (less the one beside it, if any) */
+    { /* the proof's (less the one beside it, if any) */
+        const char *env = getenv("PDT_DISCRETE_PROOF_THREADS");
+        f.p.threads = env ? (uint32_t)strtoul(env, NULL, 10) : 1;
+    }
     f.p.time_limit = cls_time_left(opt, &t0); /* the limit is the fit's: what the warm start left of it */
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
     f.multiway = multiway;

@@ -55,9 +55,11 @@ typedef struct dc_search {
     /* a proof on two threads (run, discrete.c): the full search's and one beside it, the memo shared */
     uint32_t proof_threads; /* the full search's threads (1: none beside it) */
     uint32_t proof_ran;     /* the most that searched a root together */
-    int *halt;              /* or NULL: set (atomically) when one thread's search of the root ended: the
-                               other's then stops with stopped_by == dc_halted */
-    uint32_t root_turn;     /* 0: the full search's thread; i: the i-th beside it (root_order) */
+    int *halt;              /* or NULL: set (atomically) when the full search's thread is done with the
+                               root: the threads beside it then stop (stopped_by == dc_halted) */
+    uint8_t *claimed;       /* or NULL: nf flags, set (atomically) by the thread that takes the root's
+                               split on that feature */
+    uint32_t root_turn;     /* 0: the full search's thread; i: the i-th beside it */
 } dc_search;
 
 typedef struct dc_stats {
