@@ -579,6 +579,7 @@ typedef struct dc_build {
     size_t cap;
     pdt_error *err;
     bool solved;    /* the search finished: every region the tree needs has an optimum, in the memo or to be found */
+    bool least;     /* solved, and the tree will be kept: of equal splits, the least feature's (least_split) */
 } dc_build;
 
 static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size_t len, uint32_t *c,
@@ -707,7 +708,7 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
         free(lb);
         return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
     }
-    if (b->solved && e.solved) f = least_split(s, items, len, c, depth, e.lb, f, part, start, lb, branch);
+    if (b->least && e.solved) f = least_split(s, items, len, c, depth, e.lb, f, part, start, lb, branch);
     free(branch);
     free(lb);
     dc_partition(s, f, items, len, NULL, part, start);
@@ -876,7 +877,13 @@ static pdt_status run(dc_search *s, dc_result *r, uint32_t max_depth, int64_t ub
     if (n_beside) beside_end(beside, n_beside, s);
     free(beside);
     memset(r, 0, sizeof *r);
-    dc_build b = {s, r, 0, err, !s->stopped_by};
+    dc_build b = {s, r, 0, err, !s->stopped_by, false};
+    if (b.solved) { /* a tree the caller keeps (keep_best) only when cheaper than its best, or `ub`'s */
+        const int64_t keep_below = s->have && *s->have ? ub - 1 : ub;
+        const dc_entry *root = dc_memo_get(s->memo, all, p->n, depth_left(s, 0), NULL, 0, false);
+        b.least = root && root->solved && root->lb < keep_below;
+        dc_memo_unlock(s->memo);
+    }
     pdt_status st = grow_nodes(&b, 1);
     if (st == PDT_OK) {
         r->n_nodes = 1;
