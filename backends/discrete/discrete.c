@@ -504,8 +504,8 @@ static int64_t solve(dc_search *s, const uint32_t *items, size_t len, const uint
         /* the root with threads beside: each takes the next split no thread has taken (claimed,
          * by feature); the full search's thread then searches those others took, whose
          * children's bounds in the memo mostly end them at once (or it helps finish them) */
-        const bool shared_root = depth == 0 && s->claimed;
-        uint8_t *later = shared_root && !s->root_turn ? calloc(n_cand ? n_cand : 1, 1) : NULL;
+        uint8_t *later = depth == 0 && s->claimed && !s->root_turn ? calloc(n_cand ? n_cand : 1, 1) : NULL;
+        const bool shared_root = depth == 0 && s->claimed && (s->root_turn || later); /* (no memory: takes all) */
         const int passes = later ? 2 : 1;
         for (int pass = 0; pass < passes; pass++)
         for (size_t t = 0; t < n_cand && !s->stopped_by && within < bound; t++) {
