@@ -540,7 +540,7 @@ static void test_cli_paths_png_under_memory_limit(void **state)
     char *argv[] = {getenv("PDT_BIN"), "fit", "--data", data, "--rules", "categorical", "--sparse", "0.0001", "-q",
                     "-o", json, "--png", png, NULL};
     size_t died = 0, drawn = 0;
-    for (long mb = 40; mb <= 200; mb += 20) {
+    for (long mb = 40; mb <= 360; mb += 40) {
         unlink(png), unlink(json);
         int err_pipe[2];
         assert_int_equal(pipe(err_pipe), 0);
@@ -588,7 +588,7 @@ static void test_cli_paths_png_under_memory_limit(void **state)
         assert_no_tmp(dir);
         free(msg);
     }
-    fprintf(stderr, "memory limits 40..200 MB: %zu drawn, %zu refused because the drawing died\n", drawn, died);
+    fprintf(stderr, "memory limits 40..360 MB: %zu drawn, %zu refused because the drawing died\n", drawn, died);
     assert_true(died >= 1 && drawn >= 1);
     free(data), free(dir);
 #endif
