@@ -219,42 +219,29 @@ static int64_t sharpen(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c
         const uint32_t *rows = part ? part + start[v] : NULL;
         const uint64_t h = fr->chash[f * s->maxk + v];
         dc_entry *e = dc_memo_get_at(s->memo, h, rows, m, depth_left(s, depth), fr->key, kl, &sub, true);
-        if (e && e->solved) {
-            clb[v] = e->lb;
-        } else if (e) {
-            if (!e->looked) { /* (look_bound counts in frames; the memo stays where it is) */
-                const int64_t known = min64(clb[v], e->lb);
-                const dc_entry was = *e;
-                const uint64_t gen = dc_memo_gen(s->memo);
-                if (s->memo->locks) dc_memo_unlock(s->memo);
-                int64_t lb = look_bound(s, rows, m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
-                                        known, fr, f, (uint32_t)v);
-                if (s->memo->locks) { /* the thread beside may have moved the table, or collected it */
-                    bool stale;
-                    e = dc_memo_again(s->memo, &was, gen, &stale);
-                    if (stale) {
-                        dc_memo_unlock(s->memo);
-                        e = dc_memo_get_at(s->memo, h, rows, m, depth_left(s, depth), fr->key, kl, &sub, true);
-                    }
-                }
-                if (e && e->solved) {
-                    clb[v] = e->lb;
+        if (e && !e->solved && !e->looked) { /* (look_bound counts in frames; the memo stays where it is) */
+            const int64_t known = min64(clb[v], e->lb);
+            const dc_entry was = *e;
+            const uint64_t gen = dc_memo_gen(s->memo);
+            dc_memo_unlock(s->memo);
+            const int64_t lb = look_bound(s, rows, m, depth, fr->cerr[f * s->maxk + v], fr->cfl[f * s->maxk + v],
+                                          known, fr, f, (uint32_t)v);
+            if (s->memo->locks) { /* the thread beside may have moved the table, or collected it */
+                bool stale;
+                e = dc_memo_again(s->memo, &was, gen, &stale);
+                if (stale) {
                     dc_memo_unlock(s->memo);
-                    sum += clb[v];
-                    continue;
+                    e = dc_memo_get_at(s->memo, h, rows, m, depth_left(s, depth), fr->key, kl, &sub, true);
                 }
-                if (!e) {
-                    clb[v] = lb > clb[v] ? lb : clb[v];
-                    dc_memo_unlock(s->memo);
-                    sum += clb[v];
-                    continue;
-                }
+            }
+            if (e && !e->solved) {
                 if (lb > e->lb) e->lb = lb;
                 e->looked = true;
-                clb[v] = lb > clb[v] ? lb : clb[v];
             }
-            if (e->lb > clb[v]) clb[v] = e->lb;
+            if (lb > clb[v]) clb[v] = lb;
         }
+        if (e && e->solved) clb[v] = e->lb;
+        else if (e && e->lb > clb[v]) clb[v] = e->lb;
         dc_memo_unlock(s->memo);
         sum += clb[v];
     }

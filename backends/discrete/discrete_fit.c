@@ -359,10 +359,10 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_b
     return done != 0;
 }
 
-/* The deeper fits beside the search.  With three threads or more, the
+/* The deeper fits beside the search.  With two threads or more, the
  * binary fit's deeper incumbents (above) are not made at the search's
  * turns, which paused the search (anneal, DL8.5, λ = 0.01: 3.4 of 22.2 s),
- * but on a thread of their own while the search runs on the others: the
+ * but on a thread of their own while the search runs on another: the
  * backend's optimum at depth 5, 6, ... on one thread each, until a depth is
  * not finished (time limit, memory) or the search ends.  The memory limit
  * is split: a quarter for these fits, the rest for the search's memo.
