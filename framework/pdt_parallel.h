@@ -21,9 +21,8 @@
 #include <stdint.h>
 
 /* Whether *stop (pdt_fit_options.stop; NULL: never) asks a search to end.
- * Read atomically: besides a signal handler, another thread may set it (the
- * sparse binary fit's deeper fits run beside its branch search and are
- * stopped when it ends, backends/discrete/discrete_fit.c). */
+ * Read atomically: besides a signal handler, another thread may set it (a
+ * caller's, or a binding's: the searches themselves poll it on several). */
 static inline bool pdt_stop_requested(const volatile sig_atomic_t *stop)
 {
     return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);

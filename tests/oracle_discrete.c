@@ -378,17 +378,14 @@ static void test_memo_collections(void **state)
     unsetenv("PDT_DISCRETE_COLLECT");
 }
 
-/* The proof on two threads (PDT_DISCRETE_PROOF_THREADS, not the default:
- * docs/categorical.md), the deeper fits at the turns, and on three (two
- * proving, the deeper fits on the third), the memo shared: the threads
- * beside the first take the root's splits no other thread has taken, and
- * the first searches the others' after its own.  Again with a collection
- * whenever the memo holds 24 entries, so that every block of the table is
- * held and keys move while the other thread searches. */
+/* The proof on two threads and on three (the fit's --threads, the
+ * default every core), the memo shared: the threads beside the first take
+ * the root's splits no other thread has taken, and the first searches the
+ * others' after its own.  Again with a collection whenever the memo holds
+ * 24 entries, so that every block of the table is held and keys move while
+ * the other thread searches. */
 static void test_proof_threads(void **state)
 {
-    setenv("PDT_DISCRETE_PROOF_THREADS", "2", 1);
-    setenv("PDT_DISCRETE_BESIDE_OFF", "1", 1);
     fit_threads = 2;
     test_multiway_sparse(state);
     test_multiway_depth(state);
@@ -400,8 +397,6 @@ static void test_proof_threads(void **state)
     test_onehot_shared_rows(state);
     test_binary_many_columns(state);
     unsetenv("PDT_DISCRETE_COLLECT");
-    unsetenv("PDT_DISCRETE_BESIDE_OFF");
-    setenv("PDT_DISCRETE_PROOF_THREADS", "3", 1);
     fit_threads = 3;
     test_multiway_sparse(state);
     test_binary_sparse_without_limits(state);

@@ -823,12 +823,15 @@ static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, in
     return n;
 }
 
-/* Ends the n threads beside (their searches stop, or have ended) and waits for them. */
-static void beside_end(dc_beside *b, uint32_t n, dc_search *s)
+/* Ends the n threads beside (their searches stop, or have ended) and waits
+ * for them; the most evaluations one of them made. */
+static uint64_t beside_end(dc_beside *b, uint32_t n, dc_search *s)
 {
+    uint64_t most = 0;
     __atomic_store_n(s->halt, 1, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < n; i++) {
         pthread_join(b[i].thread, NULL);
+        if (b[i].s.evaluations > most) most = b[i].s.evaluations;
         s->evaluations += b[i].s.evaluations;
         s->rows += b[i].s.rows;
         beside_free(&b[i]);
@@ -837,6 +840,7 @@ static void beside_end(dc_beside *b, uint32_t n, dc_search *s)
     s->halt = NULL;
     free(s->claimed);
     s->claimed = NULL;
+    return most;
 }
 
 /* One search of the whole problem at depth <= max_depth for a tree below
@@ -860,8 +864,13 @@ static pdt_status run(dc_search *s, dc_result *r, uint32_t max_depth, int64_t ub
     int halt;
     const uint32_t n_beside = beside ? beside_start(beside, s, all, ub, &halt) : 0; /* (none: one thread) */
     if (n_beside + 1 > s->proof_ran) s->proof_ran = n_beside + 1;
+    const uint64_t before = s->evaluations;
     solve(s, all, p->n, &none, 0, ub, NULL, 0, 0);
-    if (n_beside) beside_end(beside, n_beside, s);
+    if (n_beside) {
+        const uint64_t mine = s->evaluations - before, most = beside_end(beside, n_beside, s);
+        const uint64_t busiest = mine > most ? mine : most;
+        if (busiest > s->work_max) s->work_max = busiest, s->work_total = s->evaluations - before;
+    }
     free(beside);
     memset(r, 0, sizeof *r);
     dc_build b = {s, r, 0, err, !s->stopped_by, false};
@@ -1038,6 +1047,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         out->memo_entries = memo.used;
         out->memo_collections = memo.gen;
         out->threads = s.proof_ran ? s.proof_ran : 1;
+        out->work_max = s.work_max, out->work_total = s.work_total;
     } else {
         dc_result_clear(&best);
     }

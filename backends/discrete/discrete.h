@@ -99,6 +99,9 @@ typedef struct dc_result {
     uint64_t memo_collections;    /* times the memo, full, dropped what the search can find again */
     uint32_t threads;             /* that searched the root of the full search (dc_problem.threads,
                                      fewer when memory or threads were lacking) */
+    uint64_t work_max, work_total; /* with threads > 1: that search's evaluations, the busiest
+                                      thread's and all of them (evaluations also counts the runs
+                                      before it) */
 } dc_result;
 
 pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err);

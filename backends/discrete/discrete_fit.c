@@ -4,7 +4,6 @@
  * depth or size limit (with few nodes, the binary backend within the node
  * budget).  Builds the problem's integer costs from the options and the
  * model from the result. */
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,16 +77,7 @@ typedef struct dc_fit {
     pdt_model *deeper;     /* the cheapest tree of the anytime schedule's backend fits (NULL: none) */
     uint32_t deeper_depth; /* its depth limit */
     bool deeper_off;       /* a backend fit failed: no more */
-    /* the deeper fits beside the search (beside_start): their thread, memo and stop flag; for
-     * multiway fits, the cheapest depth-limited branch search's tree and its depth limit */
-    pthread_t beside;
-    bool beside_on, multiway;
-    size_t beside_mb;
-    volatile sig_atomic_t beside_stop;
-    dc_problem beside_p; /* the problem as the thread beside starts (f->p changes meanwhile) */
-    dc_result beside_r;
-    uint32_t beside_depth;
-    bool beside_proven; /* beside_r is the optimum under its depth limit */
+    uint32_t deeper_threads; /* theirs: what the proof's threads leave while its first waits */
 } dc_fit;
 
 /* The branch search's memory without --memo-mb: a quarter of the machine's
@@ -353,110 +343,24 @@ static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_b
         f->deeper_off = true;
         return true;
     }
-    const int done = deeper_at(f, depth, seconds > 1e-3 ? seconds : 1e-3, memo_bytes >> 20, f->opt->threads,
+    const int done = deeper_at(f, depth, seconds > 1e-3 ? seconds : 1e-3, memo_bytes >> 20, f->deeper_threads,
                                f->opt->stop);
     if (done < 0) f->deeper_off = true;
     return done != 0;
 }
 
-/* The deeper fits beside the search.  With two threads or more, the
- * binary fit's deeper incumbents (above) are not made at the search's
- * turns, which paused the search (anneal, DL8.5, λ = 0.01: 3.4 of 22.2 s),
- * but on a thread of their own while the search runs on another: the
- * backend's optimum at depth 5, 6, ... on one thread each, until a depth is
- * not finished (time limit, memory) or the search ends.  The memory limit
- * is split: a quarter for these fits, the rest for the search's memo.
- * PDT_DISCRETE_BESIDE_OFF=1 in the environment (measurements) keeps them at
- * the turns.  The proof itself runs on one thread unless
- * PDT_DISCRETE_PROOF_THREADS=T (measurements) asks for T (dc_problem.threads;
- * less the one beside, if any): on the 2-core machine it was faster on
- * anneal and slower on australian-credit (docs/categorical.md, sixteenth
- * pass), so it is not the default. */
-#define DC_BESIDE_SHARE 4
-
-/* Multiway fits have no backend (a one-hot tree is not a multiway tree): the
- * thread beside runs the branch search itself under depth limits 4, 5, ...
- * (a memo of its own), each only having to beat the last.  kr-vs-kp
- * multiway, λ = 0.001, alone: depth 5 proven in 2.3 s (0.04085), depth 6 in
- * 15.6 s (0.03353), where the unlimited search's own deeper runs had 0.0426
- * at 10 s.  Returns whether that depth was finished. */
-#define DC_MULTIWAY_FROM 4
-
-static bool multiway_at(dc_fit *f, uint32_t depth)
+/* The proof's threads: every thread the fit has (--threads), or
+ * PDT_DISCRETE_PROOF_THREADS=T in the environment (measurements).  They
+ * share the root's splits and one memo (discrete.c, run); the deeper fits
+ * run at the first thread's turns while the others go on proving.  From
+ * 2026-11-27 to 2026-11-28 a second thread ran those fits beside a proof on
+ * one thread instead; on the 2-core machine the proof on two was faster on
+ * every row measured, to the same answers at a time limit of 3, 10 and 30 s
+ * (docs/categorical.md, seventeenth pass). */
+static uint32_t proof_threads(const pdt_fit_options *opt)
 {
-    dc_problem q = f->beside_p;
-    q.max_depth = depth;
-    q.memo_bytes = f->beside_mb << 20;
-    q.stop = &f->beside_stop;
-    q.deeper = NULL, q.deeper_user = NULL; /* its own schedule, as `--depth` has */
-    q.max_rows = 0;
-    q.threads = 1; /* (this thread's) */
-    q.incumbent = f->beside_r.found ? f->beside_r.cost : 0;
-    /* (the fit's limit from its start: f->p's is already what the warm start left of it) */
-    if ((q.time_limit = cls_time_left(f->opt, &f->t0)) > 0 && q.time_limit <= 1e-3) return false;
-    dc_result r;
-    pdt_error e;
-    if (dc_solve(&r, &q, &e)) return false;
-    const bool done = r.optimal;
-    if (r.found && (!f->beside_r.found || r.cost < f->beside_r.cost)) {
-        dc_result_clear(&f->beside_r);
-        f->beside_r = r;
-        f->beside_depth = depth;
-        f->beside_proven = done;
-    } else {
-        dc_result_clear(&r);
-    }
-    return done;
-}
-
-/* The thread beside: depth after depth until one is not finished or the search ends. */
-static void *beside_main(void *user)
-{
-    dc_fit *f = user;
-    const dc_problem *p = &f->beside_p;
-    const uint32_t last = p->max_depth == PDT_UNLIMITED ? (uint32_t)p->nf : p->max_depth - 1;
-    for (uint32_t depth = f->multiway ? DC_MULTIWAY_FROM : DC_WARM + 1;
-         depth <= last && !pdt_stop_requested(&f->beside_stop); depth++) {
-        const bool done = f->multiway ? multiway_at(f, depth)
-                                      : deeper_at(f, depth, 0, f->beside_mb, 1, &f->beside_stop) == 1;
-        if (!done) break;
-    }
-    return NULL;
-}
-
-/* The search's own turns ask nothing: the thread beside it makes the deeper trees. */
-static bool beside_turn(void *user, uint32_t depth, double seconds, size_t memo_bytes)
-{
-    (void)user, (void)depth, (void)seconds, (void)memo_bytes;
-    return true;
-}
-
-/* Starts the deeper fits beside the search when there are two threads and
- * room for them; else the search's turns make them (deeper_fit). */
-static void beside_start(dc_fit *f)
-{
-    const size_t total = f->p.memo_bytes >> 20; /* (memo_mb: --memo-mb or the default) */
-    f->beside_mb = total / DC_BESIDE_SHARE;
-    if (pdt_threads_resolve(f->opt->threads) < 2 || f->opt->no_memo || f->beside_mb < DC_DEEPER_MB ||
-        getenv("PDT_DISCRETE_BESIDE_OFF"))
-        return;
-    f->beside_p = f->p;
-    f->beside_p.progress = NULL; /* (reports come from the search's thread alone) */
-    f->beside_stop = 0;
-    if (pthread_create(&f->beside, NULL, beside_main, f) != 0) return; /* no thread: the turns make them */
-    f->beside_on = true;
-    if (f->p.threads > 1) f->p.threads--; /* (the proof's) */
-    f->p.memo_bytes = (total - f->beside_mb) << 20;
-    f->p.deeper = beside_turn;
-}
-
-/* Ends the deeper fits beside the search and waits for them. */
-static void beside_stop(dc_fit *f)
-{
-    if (!f->beside_on) return;
-    __atomic_store_n(&f->beside_stop, 1, __ATOMIC_RELAXED);
-    pthread_join(f->beside, NULL);
-    f->beside_on = false;
+    const char *env = getenv("PDT_DISCRETE_PROOF_THREADS");
+    return env ? (uint32_t)strtoul(env, NULL, 10) : (uint32_t)pdt_threads_resolve(opt->threads);
 }
 
 /* The environment's PDT_DISCRETE_FEW (tests): "off"; "leaf" (C is the
@@ -568,7 +472,7 @@ static pdt_status adopt_few(dc_fit *f, pdt_model **warm, pdt_model **few)
 /* The search's reports as the fit's (pdt_progress): seconds since the fit
  * began, evaluations, and the best tree so far — its objective, errors and
  * branch nodes (with --sparse), else its errors and nodes.  The trees of
- * the fits beside it are not among them. */
+ * the deeper fits are not among them. */
 static void report(void *user, uint64_t evaluations, const dc_result *best)
 {
     const dc_fit *f = user;
@@ -623,33 +527,15 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
     if (opt->progress) f.p.progress = report, f.p.progress_user = &f;
-    { /* the proof's (less the one beside it, if any) */
-        const char *env = getenv("PDT_DISCRETE_PROOF_THREADS");
-        f.p.threads = env ? (uint32_t)strtoul(env, NULL, 10) : 1;
+    f.p.threads = proof_threads(opt);
+    { /* (the deeper fits' while the first thread waits for them: the others prove) */
+        const uint32_t all = (uint32_t)pdt_threads_resolve(opt->threads);
+        f.deeper_threads = f.p.threads > 1 && all >= f.p.threads ? all - (f.p.threads - 1) : 1;
     }
     f.p.time_limit = cls_time_left(opt, &t0); /* the limit is the fit's: what the warm start left of it */
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
-    f.multiway = multiway;
-    /* (with few nodes the backend's searches take the threads; under a depth limit the search's
-     * own deeper runs are the warm runs) */
-    if (!st && ((warm && k < 0) || (multiway && opt->max_depth == PDT_UNLIMITED))) beside_start(&f);
     if (!st) st = search(&f, warm, k, c, &t0, &few, &proven);
-    beside_stop(&f);
     const char *engine = multiway ? "discrete" : "discrete (binary)";
-    char beside_engine[96];
-    if (!st && !proven && f.beside_r.found && !f.r.optimal && (!f.r.found || f.beside_r.cost < f.r.cost)) {
-        /* stopped: the depth-limited search's tree is cheaper than the unlimited one's */
-        dc_result keep = f.r;
-        f.r = f.beside_r;
-        f.r.optimal = false;
-        f.r.stopped_by = keep.stopped_by;
-        f.r.evaluations = keep.evaluations, f.r.memo_entries = keep.memo_entries;
-        f.beside_r = keep;
-        snprintf(beside_engine, sizeof beside_engine, "discrete (stopped: the depth-%u search's %s)",
-                 f.beside_depth, f.beside_proven ? "optimum" : "best tree");
-        engine = beside_engine;
-    }
-    dc_result_clear(&f.beside_r);
     if (!st && proven) st = adopt_few(&f, &warm, &few);
     /* stopped: the cheapest of the search's tree, the warm start and the deeper backend fits */
     const bool deeper_better = f.deeper && (!warm || model_cost(&f, f.deeper) < model_cost(&f, warm));
@@ -675,6 +561,9 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
         f.m->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         f.m->stats.seconds = f.m->seconds;
         if (!proven) f.m->stats.nodes = f.r.evaluations, f.m->stats.memo_entries = f.r.memo_entries;
+        if (!proven && f.r.threads > 1) /* the root's splits shared (discrete.c, run) */
+            f.m->stats.workers = f.r.threads, f.m->stats.work_max = f.r.work_max,
+            f.m->stats.work_total = f.r.work_total;
         *out = f.m;
         f.m = NULL;
     }

@@ -55,6 +55,7 @@ typedef struct dc_search {
     /* a proof on two threads (run, discrete.c): the full search's and one beside it, the memo shared */
     uint32_t proof_threads; /* the full search's threads (1: none beside it) */
     uint32_t proof_ran;     /* the most that searched a root together */
+    uint64_t work_max, work_total; /* then the evaluations of the busiest, of all (that search's) */
     int *halt;              /* or NULL: set (atomically) when the full search's thread is done with the
                                root: the threads beside it then stop (stopped_by == dc_halted) */
     uint8_t *claimed;       /* or NULL: nf flags, set (atomically) by the thread that takes the root's
