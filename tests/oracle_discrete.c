@@ -383,7 +383,8 @@ static void test_memo_collections(void **state)
  * the root's splits no other thread has taken, and the first searches the
  * others' after its own.  Again with a collection whenever the memo holds
  * 24 entries, so that every block of the table is held and keys move while
- * the other thread searches. */
+ * the other thread searches, and with half the children taken as another
+ * thread's (children() leaves them for later). */
 static void test_proof_threads(void **state)
 {
     fit_threads = 2;
@@ -397,6 +398,13 @@ static void test_proof_threads(void **state)
     test_onehot_shared_rows(state);
     test_binary_many_columns(state);
     unsetenv("PDT_DISCRETE_COLLECT");
+    /* every child of an odd hash taken as another thread's: left for later in each turn, and
+     * searched once nothing else is left */
+    setenv("PDT_DISCRETE_BUSY", "half", 1);
+    test_multiway_sparse(state);
+    test_binary_sparse_without_limits(state);
+    test_binary_many_columns(state);
+    unsetenv("PDT_DISCRETE_BUSY");
     fit_threads = 3;
     test_multiway_sparse(state);
     test_binary_sparse_without_limits(state);

@@ -296,6 +296,27 @@ static void keep_seen(const dc_search *s, dc_frame *fr, size_t len, int64_t cost
     if (fr->n_seen < DC_SEEN) fr->n_seen++;
 }
 
+/* Another thread is searching the region of memo hash h at `depth` under a
+ * budget of at least ub: its answer will be this one's (busy: children()). */
+static bool busy_elsewhere(const dc_search *s, size_t depth, uint64_t h, int64_t ub)
+{
+    const size_t stride = s->p->nf + 2;
+    for (uint32_t t = 0; t < s->proof_threads; t++) {
+        if (t == s->root_turn) continue;
+        const int64_t *b = s->busy + (t * stride + depth) * 2;
+        if ((uint64_t)__atomic_load_n(&b[0], __ATOMIC_RELAXED) == h && __atomic_load_n(&b[1], __ATOMIC_RELAXED) >= ub)
+            return true;
+    }
+    return false;
+}
+
+static void busy_mark(const dc_search *s, size_t depth, uint64_t h, int64_t ub)
+{
+    int64_t *b = s->busy + ((size_t)s->root_turn * (s->p->nf + 2) + depth) * 2;
+    __atomic_store_n(&b[1], ub, __ATOMIC_RELAXED);
+    __atomic_store_n(&b[0], (int64_t)h, __ATOMIC_RELAXED);
+}
+
 /* The children of the split on f (fr->part, fr->start, the node's items
  * parted there first unless *parted; bounds clb of f's
  * cells, *total: the split's cost plus their sum) searched until all are
@@ -304,7 +325,13 @@ static void keep_seen(const dc_search *s, dc_frame *fr, size_t len, int64_t cost
  * steps, each child in turn: a child is asked first whether it costs less
  * than its bound plus a split, not whether it fits under all the budget its
  * siblings' weak bounds leave (a deep, failing search when a sibling's bound
- * is about to rise past it). */
+ * is about to rise past it).  With threads, a child another thread is
+ * searching under as large a budget is left for later in the turn (its
+ * answer will be in the memo), and searched anyway only in a turn that
+ * could search nothing else: two threads in one subtree then part its
+ * regions between them (they meet in the same subtree when regions under
+ * different root splits coincide, and when the first thread takes up the
+ * others' root splits at the end). */
 static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, size_t depth, int64_t bound,
                      int64_t *total, const uint32_t *items, size_t len, bool *parted)
 {
@@ -315,15 +342,23 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
     uint8_t *done = fr->done;
     for (size_t v = 0; v < p->k[f]; v++) done[v] = start[v + 1] == start[v];
     int64_t step = p->split_cost > p->err_cost ? p->split_cost : p->err_cost;
-    for (;;) {
-        bool all = true;
+    for (bool anyway = false;;) {
+        bool all = true, searched = false;
         for (size_t v = 0; v < p->k[f]; v++) {
             if (done[v]) continue;
             int64_t slack = bound - *total;
             if (slack <= 0) return false;
             int64_t child_ub = clb[v] + (step < slack ? step : slack);
+            const uint64_t h = fr->chash[f * s->maxk + v];
+            if (s->busy && !anyway && h && ((s->busy_half && h & 1) || busy_elsewhere(s, depth + 1, h, child_ub))) {
+                all = false;
+                continue;
+            }
             size_t kl = extend(fr->key, c, depth, f, (uint32_t)v);
+            if (s->busy) busy_mark(s, depth + 1, h, child_ub);
             int64_t got = solve(s, fr->part + start[v], start[v + 1] - start[v], fr->key, kl, child_ub, fr, f, (uint32_t)v);
+            if (s->busy) busy_mark(s, depth + 1, 0, 0);
+            searched = true;
             if (s->stopped_by) return false;
             if (got > clb[v]) *total += got - clb[v], clb[v] = got;
             if (got < child_ub) done[v] = 1;
@@ -331,6 +366,7 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
         }
         if (*total >= bound) return false;
         if (all) return true;
+        if ((anyway = !searched)) continue; /* (every child left was another's: the same turn again) */
         step = step > INT64_MAX / 2 ? INT64_MAX : 2 * step;
     }
 }
@@ -796,7 +832,11 @@ static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, in
     const dc_problem *p = s->p;
     *halt = 0;
     s->claimed = calloc(p->nf ? p->nf : 1, 1);
-    if (!s->claimed || !dc_memo_share(s->memo)) return free(s->claimed), s->claimed = NULL, 0;
+    const char *busy = getenv("PDT_DISCRETE_BUSY"); /* off (measurements), half (tests) */
+    s->busy = busy && !strcmp(busy, "off") ? NULL : calloc((size_t)s->proof_threads * (p->nf + 2) * 2, sizeof *s->busy);
+    s->busy_half = busy && !strcmp(busy, "half");
+    if (!s->claimed || !dc_memo_share(s->memo))
+        return free(s->claimed), free(s->busy), s->claimed = NULL, s->busy = NULL, 0;
     s->halt = halt;
     uint32_t n = 0;
     for (uint32_t i = 1; i < s->proof_threads; i++) {
@@ -819,7 +859,7 @@ static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, in
         }
         n++;
     }
-    if (!n) dc_memo_unshare(s->memo), s->halt = NULL, free(s->claimed), s->claimed = NULL;
+    if (!n) dc_memo_unshare(s->memo), s->halt = NULL, free(s->claimed), s->claimed = NULL, free(s->busy), s->busy = NULL;
     return n;
 }
 
@@ -840,6 +880,8 @@ static uint64_t beside_end(dc_beside *b, uint32_t n, dc_search *s)
     s->halt = NULL;
     free(s->claimed);
     s->claimed = NULL;
+    free(s->busy);
+    s->busy = NULL;
     return most;
 }
 
@@ -953,6 +995,9 @@ static void dc_deepen(dc_search *s)
     dc_search t = *s;
     t.frames = calloc(p->nf + 1, sizeof *t.frames);
     if (!t.frames) return;
+    /* its root is its own: with the full search's claims it would take every split of the root
+     * no thread had taken yet, and the threads beside would find none left */
+    t.claimed = NULL, t.busy = NULL;
     t.next_deeper = 0;
     t.work_limit = s->evaluations + work;
     pdt_error err;

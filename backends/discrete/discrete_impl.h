@@ -61,6 +61,11 @@ typedef struct dc_search {
     uint8_t *claimed;       /* or NULL: nf flags, set (atomically) by the thread that takes the root's
                                split on that feature */
     uint32_t root_turn;     /* 0: the full search's thread; i: the i-th beside it */
+    int64_t *busy;          /* or NULL: each thread's region being searched at each depth, its memo
+                               hash and budget (hash 0: none), at [(root_turn * (nf + 2) + depth) * 2]
+                               (read and written atomically: children() leaves a region another
+                               thread is searching under as large a budget for later) */
+    bool busy_half;         /* tests (PDT_DISCRETE_BUSY=half): children of odd hashes taken as busy */
 } dc_search;
 
 typedef struct dc_stats {
