@@ -19,14 +19,16 @@ typedef struct calls {
     uint32_t depth[256];
     double seconds[256];
     size_t memo_bytes[256];
+    int64_t best[256];
     size_t n;
 } calls;
 
 /* Finishes a depth at its second asking. */
-static bool mock_deeper(void *user, uint32_t depth, double seconds, size_t memo_bytes)
+static bool mock_deeper(void *user, uint32_t depth, double seconds, size_t memo_bytes, int64_t best)
 {
     calls *c = user;
-    if (c->n < 256) c->depth[c->n] = depth, c->seconds[c->n] = seconds, c->memo_bytes[c->n] = memo_bytes;
+    if (c->n < 256)
+        c->depth[c->n] = depth, c->seconds[c->n] = seconds, c->memo_bytes[c->n] = memo_bytes, c->best[c->n] = best;
     c->n++;
     return c->n >= 2 && c->depth[c->n - 2] == depth;
 }
@@ -96,6 +98,10 @@ static void test_schedule_asks_depths_in_turn(void **state)
         assert_true(c.memo_bytes[t] < pr->p.memo_bytes);
         assert_true(c.memo_bytes[t] > pr->p.memo_bytes / 2);
         if (t) assert_true(c.memo_bytes[t] <= c.memo_bytes[t - 1]);
+        /* the search's best so far: a tree it has (the greedy one at least), never below the
+         * optimum, never dearer than at the last turn */
+        assert_true(c.best[t] >= alone.cost && c.best[t] < INT64_MAX);
+        if (t) assert_true(c.best[t] <= c.best[t - 1]);
     }
     assert_true(c.memo_bytes[c.n < 256 ? c.n - 1 : 255] < c.memo_bytes[0]); /* it grew meanwhile */
     dc_result_clear(&alone);

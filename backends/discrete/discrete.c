@@ -989,9 +989,11 @@ static void dc_deepen(dc_search *s)
     if (!(s->deeper < p->max_depth && s->deeper <= p->nf)) return;
     if (p->deeper) { /* made outside: an eighth of the time so far, as the evaluations below */
         const size_t left = dc_memo_room(s->memo);
-        if (p->deeper(p->deeper_user, s->deeper, elapsed(s) / DC_DEEPER_SHARE, left)) s->deeper++;
+        const int64_t best = *s->have ? s->best->cost : INT64_MAX;
+        if (p->deeper(p->deeper_user, s->deeper, elapsed(s) / DC_DEEPER_SHARE, left, best)) s->deeper++;
         return;
     }
+    const int64_t before = *s->have ? s->best->cost : INT64_MAX;
     dc_search t = *s;
     t.frames = calloc(p->nf + 1, sizeof *t.frames);
     if (!t.frames) return;
@@ -1009,6 +1011,10 @@ static void dc_deepen(dc_search *s)
     s->rows = t.rows;
     if (t.stopped_by != dc_paused) s->deeper++;
     if (t.stopped_by && t.stopped_by != dc_paused) s->stopped_by = t.stopped_by;
+    /* DC_DEEPER_IDLE turns in a row with no cheaper tree: no more, their turns are the full
+     * search's time (discrete_fit.c, deeper_fit) */
+    s->deeper_idle = *s->have && s->best->cost < before ? 0 : s->deeper_idle + 1;
+    if (s->deeper_idle >= DC_DEEPER_IDLE) s->next_deeper = 0;
 }
 
 static void audit_entry(void *user, const uint32_t *rows, const dc_entry *e)

@@ -33,6 +33,7 @@
 
 #define DC_LEAF UINT32_MAX
 #define DC_PROOF_THREADS 64
+#define DC_DEEPER_IDLE 2
 
 struct dc_result;
 
@@ -57,10 +58,12 @@ typedef struct dc_problem {
      * finished) within `seconds` and `memo_bytes`, what the search's memo
      * leaves of memo_bytes above (the memory limit holds for both); returns
      * whether that depth was finished (else it is asked again at the next
-     * turn, with its budget).  The search's own tree is not compared with
-     * them: the caller keeps the cheapest.  NULL: the search runs its own
-     * deeper searches. */
-    bool (*deeper)(void *user, uint32_t depth, double seconds, size_t memo_bytes);
+     * turn, with its budget).  `best` is the cost of the search's best tree
+     * so far (INT64_MAX: none), which the search does not compare with
+     * theirs: the caller keeps the cheapest (and may stop making them when
+     * they give nothing cheaper).  NULL: the search runs its own deeper
+     * searches, until DC_DEEPER_IDLE turns in a row give no cheaper tree. */
+    bool (*deeper)(void *user, uint32_t depth, double seconds, size_t memo_bytes, int64_t best);
     void *deeper_user;
     uint32_t deeper_from;
     /* Optional: called about once a second, on the thread running dc_solve, with its

@@ -46,6 +46,7 @@ typedef struct dc_search {
     /* the anytime schedule (dc_deepen): deeper searches within the full one */
     uint64_t next_deeper;   /* evaluations at which the next one runs (0: none) */
     uint32_t deeper;        /* its depth */
+    uint32_t deeper_idle;   /* turns in a row that gave no cheaper tree */
     const uint32_t *all;    /* 0 .. n - 1 */
     struct dc_result *best; /* the best tree so far (*have), to beat */
     bool *have;
