@@ -76,7 +76,7 @@ typedef struct dc_fit {
     struct timespec t0;    /* the fit's start */
     pdt_model *deeper;     /* the cheapest tree of the anytime schedule's backend fits (NULL: none) */
     uint32_t deeper_depth; /* its depth limit */
-    bool deeper_off;       /* a backend fit failed: no more */
+    bool deeper_off;       /* no more (a backend fit failed, or they give nothing: deeper_fit) */
     uint32_t deeper_threads; /* theirs: what the proof's threads leave while its first waits */
     int64_t warm_cost;     /* the warm start's (INT64_MAX: none) */
     uint32_t deeper_idle;  /* turns in a row that gave no cheaper tree */

@@ -53,7 +53,8 @@ typedef struct dc_search {
     int64_t given;          /* the caller's incumbent's cost, or INT64_MAX */
     double next_progress;   /* seconds: the next report (p->progress) */
     struct dc_frame *frames;/* nf + 1: scratch of each depth, made when first reached */
-    /* a proof on two threads (run, discrete.c): the full search's and one beside it, the memo shared */
+    /* a proof on several threads (run, discrete.c): the full search's and those beside it, the
+     * memo shared */
     uint32_t proof_threads; /* the full search's threads (1: none beside it) */
     uint32_t proof_ran;     /* the most that searched a root together */
     uint64_t work_max, work_total; /* then the evaluations of the busiest, of all (that search's) */
