@@ -543,7 +543,8 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     f.p.threads = proof_threads(opt);
     { /* (the deeper fits' while the first thread waits for them: the others prove) */
         const uint32_t all = (uint32_t)pdt_threads_resolve(opt->threads);
-        f.deeper_threads = f.p.threads > 1 && all >= f.p.threads ? all - (f.p.threads - 1) : 1;
+        const uint32_t proof = f.p.threads ? f.p.threads : 1;
+        f.deeper_threads = all > proof ? all - proof + 1 : 1;
     }
     f.p.time_limit = cls_time_left(opt, &t0); /* the limit is the fit's: what the warm start left of it */
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
