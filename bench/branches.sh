@@ -52,7 +52,9 @@ monk_cols=a1,a2,a3,a4,a5,a6
 
 printf '%-12s %-8s %-6s | %-8s %-7s %-8s | %-8s %-7s %-9s %-9s %s\n' file split lambda \
   "B.errors" "B.nodes" "B.time" "errors" "nodes" "pdt time" "peak MiB" "ratio"
-tail -n +5 "$cat_dir/REFERENCE_BRANCHES.tsv" | grep -v '^file' | while IFS=$'\t' read -r file split lambda errors splits _ _ _ bsec; do
+# (the rows read from a process substitution: the loop runs in this shell, so a MISMATCH's status
+# holds at the end; piped into the loop, a subshell's, it was lost and the script exited 0)
+while IFS=$'\t' read -r file split lambda errors splits _ _ _ bsec; do
   [[ $file =~ $file_re ]] || continue
   rules=categorical
   [[ $split == onehot ]] && rules=binary
@@ -62,7 +64,8 @@ tail -n +5 "$cat_dir/REFERENCE_BRANCHES.tsv" | grep -v '^file' | while IFS=$'\t'
     if [[ -z $best ]] || awk -v a="$sec" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$sec; mem=$kb; fi
   done
   got_e=$(sed -n 's/.*"misclassifications": *\([0-9]*\).*/\1/p' "$tmp/m.json" | head -1)
-  got_s=$(tail -1 "$tmp/out" | sed -n 's/.*, \([0-9]*\) branch nodes.*/\1/p')
+  # (nodes from the summary line: on several threads a line on the root work's balance follows it)
+  got_s=$(grep '^objective ' "$tmp/out" | tail -1 | sed -n 's/.*, \([0-9]*\) branch nodes.*/\1/p')
   proven=$(grep -c '(optimal)' "$tmp/out" || true)
   flag=
   # the objective errors/N + λ·nodes: equal (errors, nodes) pairs can differ only on ties
@@ -75,7 +78,7 @@ tail -n +5 "$cat_dir/REFERENCE_BRANCHES.tsv" | grep -v '^file' | while IFS=$'\t'
   printf '%-12s %-8s %-6s | %-8s %-7s %-8s | %-8s %-7s %-9s %-9s %s %s\n' "$file" "$split" "$lambda" \
     "$errors" "$splits" "$bsec" "$got_e" "$got_s" "$best" "$((mem / 1024))" \
     "$(awk -v a="$bsec" -v b="$best" 'BEGIN { if (b < 0.01) printf ">%.0fx", a / 0.01; else printf "%.1fx", a / b }')" "$flag"
-done || status=1
+done < <(tail -n +5 "$cat_dir/REFERENCE_BRANCHES.tsv" | grep -v '^file')
 
 echo
 echo "Larger files (Branches: no reference; pdt with --time-limit $limit${BENCH_MEMO_MB:+ --memo-mb $BENCH_MEMO_MB}):"
@@ -87,7 +90,7 @@ for file in tic-tac-toe nursery mushroom kr-vs-kp; do
     for lambda in 0.01 0.001; do
       read -r sec kb < <(run --data "$cat_dir/$file.csv" --missing category --rules $rules --sparse "$lambda" -o "$tmp/m.json")
       e=$(sed -n 's/.*"misclassifications": *\([0-9]*\).*/\1/p' "$tmp/m.json" | head -1)
-      s=$(tail -1 "$tmp/out" | sed -n 's/.*, \([0-9]*\) branch nodes.*/\1/p')
+      s=$(grep '^objective ' "$tmp/out" | tail -1 | sed -n 's/.*, \([0-9]*\) branch nodes.*/\1/p')
       p=$(proven)
       printf '%-22s %-8s %-6s | %-8s %-7s %-9s %-9s %s\n' "$file.csv" "$split" "$lambda" "$e" "$s" "$sec" "$((kb / 1024))" "$p"
     done
@@ -100,7 +103,7 @@ for file in tic-tac-toe hepatitis anneal australian-credit; do
   [[ $file =~ $file_re ]] || continue
   read -r sec kb < <(run --data "$shared/dl85/$file.txt" --rules binary --sparse 0.01 -o "$tmp/m.json")
   e=$(sed -n 's/.*"misclassifications": *\([0-9]*\).*/\1/p' "$tmp/m.json" | head -1)
-  s=$(tail -1 "$tmp/out" | sed -n 's/.*, \([0-9]*\) branch nodes.*/\1/p')
+  s=$(grep '^objective ' "$tmp/out" | tail -1 | sed -n 's/.*, \([0-9]*\) branch nodes.*/\1/p')
   p=$(proven)
   printf '%-22s %-8s %-6s | %-8s %-7s %-9s %-9s %s\n' "$file.txt" binary 0.01 "$e" "$s" "$sec" "$((kb / 1024))" "$p"
 done
