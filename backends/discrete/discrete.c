@@ -342,10 +342,18 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
     uint8_t *done = fr->done;
     for (size_t v = 0; v < p->k[f]; v++) done[v] = start[v + 1] == start[v];
     int64_t step = p->split_cost > p->err_cost ? p->split_cost : p->err_cost;
+    uint32_t *order = fr->order;
     for (bool anyway = false;;) {
         bool all = true, searched = false;
-        for (size_t v = 0; v < p->k[f]; v++) {
+        size_t n = 0; /* the children left, the least bound first (ties: by code) */
+        for (uint32_t v = 0; v < p->k[f]; v++) {
             if (done[v]) continue;
+            size_t at = n++;
+            for (; at > 0 && !s->by_codes && clb[order[at - 1]] > clb[v]; at--) order[at] = order[at - 1];
+            order[at] = v;
+        }
+        for (size_t u = 0; u < n; u++) {
+            const uint32_t v = order[u];
             int64_t slack = bound - *total;
             if (slack <= 0) return false;
             int64_t child_ub = clb[v] + (step < slack ? step : slack);
@@ -354,9 +362,9 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
                 all = false;
                 continue;
             }
-            size_t kl = extend(fr->key, c, depth, f, (uint32_t)v);
+            size_t kl = extend(fr->key, c, depth, f, v);
             if (s->busy) busy_mark(s, depth + 1, h, child_ub);
-            int64_t got = solve(s, fr->part + start[v], start[v + 1] - start[v], fr->key, kl, child_ub, fr, f, (uint32_t)v);
+            int64_t got = solve(s, fr->part + start[v], start[v + 1] - start[v], fr->key, kl, child_ub, fr, f, v);
             if (s->busy) busy_mark(s, depth + 1, 0, 0);
             searched = true;
             if (s->stopped_by) return false;
@@ -1061,6 +1069,10 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
     memo.x = p->x, memo.nf = p->nf, memo.k = p->k, memo.bits = s.bits, memo.bit_at = s.bit_at, memo.words = s.words;
     dc_memo_knobs(&memo);
     s.proof_threads = p->threads < 1 ? 1 : p->threads > DC_PROOF_THREADS ? DC_PROOF_THREADS : p->threads;
+    { /* (measurements: the turns in the order of the codes, as before 2026-11-28) */
+        const char *turns = getenv("PDT_DISCRETE_TURNS");
+        s.by_codes = turns && !strcmp(turns, "codes");
+    }
     dc_result best = {0};
     bool have = false;
     const int64_t given = p->incumbent > 0 ? p->incumbent : DC_INF; /* to beat */

@@ -34,7 +34,7 @@ void dc_frame_free(dc_frame *fr)
 {
     free(fr->part), free(fr->start), free(fr->key), free(fr->clb), free(fr->cand);
     free(fr->chash), free(fr->cm), free(fr->cerr), free(fr->split), free(fr->rc), free(fr->rtot), free(fr->cfl);
-    free(fr->done), free(fr->bc), free(fr->seen), free(fr->qb), free(fr->nz);
+    free(fr->done), free(fr->order), free(fr->bc), free(fr->seen), free(fr->qb), free(fr->nz);
     for (size_t v = 0; v < 2; v++) free(fr->kid[v].rc), free(fr->kid[v].rtot), free(fr->kid[v].bc);
     *fr = (dc_frame){0};
 }
@@ -58,6 +58,7 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     fr->rc = s->bits ? malloc((p->nc + 1) * s->words * sizeof *fr->rc) : NULL;
     fr->rtot = malloc((p->nc + 1) * sizeof *fr->rtot);
     fr->done = malloc(s->maxk * sizeof *fr->done);
+    fr->order = malloc(s->maxk * sizeof *fr->order);
     fr->bc = s->tbits ? malloc((p->nc + s->n_planes) * s->nb * sizeof *fr->bc) : NULL;
     fr->seen = s->bits ? malloc(DC_SEEN * s->words * sizeof *fr->seen) : NULL;
     fr->nz = s->bits ? malloc(s->words * sizeof *fr->nz) : NULL;
@@ -72,7 +73,7 @@ dc_frame *dc_frame_at(dc_search *s, size_t depth)
     }
     if (fr->part && fr->start && fr->key && fr->clb && fr->chash && fr->cm && fr->cerr && fr->cfl && fr->cand &&
         fr->split &&
-        (fr->rc || !s->bits) && fr->rtot && fr->done && (fr->bc || !s->tbits) && kids && (fr->seen || !s->bits) &&
+        (fr->rc || !s->bits) && fr->rtot && fr->done && fr->order && (fr->bc || !s->tbits) && kids && (fr->seen || !s->bits) &&
         (fr->qb || !s->tbits) && (fr->nz || !s->bits))
         return fr;
     dc_frame_free(fr);

@@ -68,6 +68,8 @@ typedef struct dc_search {
                                (read and written atomically: children() leaves a region another
                                thread is searching under as large a budget for later) */
     bool busy_half;         /* tests (PDT_DISCRETE_BUSY=half): children of odd hashes taken as busy */
+    bool by_codes;          /* measurements (PDT_DISCRETE_TURNS=codes): children() takes the children
+                               in the order of their codes, not the least bound first */
 } dc_search;
 
 typedef struct dc_stats {
@@ -115,6 +117,7 @@ typedef struct dc_frame {
     dc_cand *cand;   /* nf */
     int32_t *qb;     /* with tbits: nb, each binary feature's look-ahead bound (dc_binary_bounds) */
     uint8_t *done;   /* maxk: the split's children solved */
+    uint32_t *order; /* maxk: the order of a turn (children()) */
     bool has_bits;   /* rc, rtot and bc hold the node's (dc_class_bits) */
     bool has_sum;    /* with has_bits: sum is the hash sum of the node's rows (dc_hash_codes), and
                         nz[0 .. n_nz) the words of its bitsets that hold rows */
