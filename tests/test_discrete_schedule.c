@@ -15,21 +15,31 @@
 #include "model_impl.h"
 #include "test_util.h"
 
+/* What the stand-in hook's trees cost. */
+typedef enum hook_trees {
+    CHEAPER, /* a cheaper tree at every turn (below any the search has) */
+    NONE,    /* none */
+    ONCE,    /* one at the first turn, none cheaper after */
+    FAILS,   /* none, and no more turns wanted */
+} hook_trees;
+
 typedef struct calls {
+    hook_trees trees;
     uint32_t depth[256];
     double seconds[256];
     size_t memo_bytes[256];
-    int64_t best[256];
     size_t n;
 } calls;
 
-/* Finishes a depth at its second asking. */
-static bool mock_deeper(void *user, uint32_t depth, double seconds, size_t memo_bytes, int64_t best)
+/* Finishes a depth at its second asking; reports trees as c->trees says. */
+static int mock_deeper(void *user, uint32_t depth, double seconds, size_t memo_bytes, int64_t *cost)
 {
     calls *c = user;
-    if (c->n < 256)
-        c->depth[c->n] = depth, c->seconds[c->n] = seconds, c->memo_bytes[c->n] = memo_bytes, c->best[c->n] = best;
+    if (c->n < 256) c->depth[c->n] = depth, c->seconds[c->n] = seconds, c->memo_bytes[c->n] = memo_bytes;
     c->n++;
+    if (c->trees == FAILS) return -1;
+    if (c->trees == CHEAPER) *cost = 1000 - (int64_t)c->n;
+    if (c->trees == ONCE) *cost = 1000;
     return c->n >= 2 && c->depth[c->n - 2] == depth;
 }
 
@@ -58,10 +68,10 @@ static void make_problem(problem *pr, uint64_t seed)
 
 /* pr solved with the stand-in hook (asked from depth 5), its turns from the
  * first evaluation on. */
-static void solve_with_hook(problem *pr, calls *c, dc_result *r)
+static void solve_with_hook(problem *pr, calls *c, hook_trees trees, dc_result *r)
 {
     setenv("PDT_DISCRETE_WORK", "1", 1);
-    *c = (calls){.n = 0};
+    *c = (calls){.trees = trees};
     pr->p.deeper = mock_deeper, pr->p.deeper_user = c, pr->p.deeper_from = 5;
     pdt_error err;
     assert_int_equal(dc_solve(r, &pr->p, &err), PDT_OK);
@@ -69,7 +79,8 @@ static void solve_with_hook(problem *pr, calls *c, dc_result *r)
 }
 
 /* The hook is asked from depth deeper_from on, a depth again until it says
- * finished, then the next; the search's answer is the one it gives alone. */
+ * finished, then the next, while its trees get cheaper; the search's answer
+ * is the one it gives alone. */
 static void test_schedule_asks_depths_in_turn(void **state)
 {
     (void)state;
@@ -80,7 +91,7 @@ static void test_schedule_asks_depths_in_turn(void **state)
     dc_result alone, with;
     assert_int_equal(dc_solve(&alone, &pr->p, &err), PDT_OK);
     calls c;
-    solve_with_hook(pr, &c, &with);
+    solve_with_hook(pr, &c, CHEAPER, &with);
     assert_true(alone.optimal);
     assert_true(with.optimal);
     assert_int_equal(with.cost, alone.cost);
@@ -98,10 +109,6 @@ static void test_schedule_asks_depths_in_turn(void **state)
         assert_true(c.memo_bytes[t] < pr->p.memo_bytes);
         assert_true(c.memo_bytes[t] > pr->p.memo_bytes / 2);
         if (t) assert_true(c.memo_bytes[t] <= c.memo_bytes[t - 1]);
-        /* the search's best so far: a tree it has (the greedy one at least), never below the
-         * optimum, never dearer than at the last turn */
-        assert_true(c.best[t] >= alone.cost && c.best[t] < INT64_MAX);
-        if (t) assert_true(c.best[t] <= c.best[t - 1]);
     }
     assert_true(c.memo_bytes[c.n < 256 ? c.n - 1 : 255] < c.memo_bytes[0]); /* it grew meanwhile */
     dc_result_clear(&alone);
@@ -120,12 +127,51 @@ static void test_schedule_stops_at_the_depth_limit(void **state)
     pr->p.max_depth = 6;
     calls c;
     dc_result r;
-    solve_with_hook(pr, &c, &r);
+    solve_with_hook(pr, &c, CHEAPER, &r);
     if (r.evaluations < 16) fail_msg("only %llu evaluations: too few turns", (unsigned long long)r.evaluations);
     assert_int_equal(c.n, 2);
     assert_int_equal(c.depth[0], 5);
     assert_int_equal(c.depth[1], 5);
     dc_result_clear(&r);
+    free(pr);
+}
+
+/* The turns end after DC_DEEPER_IDLE in a row that give no tree cheaper
+ * than the best known (the search's, deeper_had, the hook's), and at once
+ * when the hook wants no more; the answer is the search's either way. */
+static void test_schedule_ends_idle_turns(void **state)
+{
+    (void)state;
+    problem *pr = malloc(sizeof *pr);
+    assert_non_null(pr);
+    make_problem(pr, 7);
+    pdt_error err;
+    dc_result alone, r;
+    assert_int_equal(dc_solve(&alone, &pr->p, &err), PDT_OK);
+    if (alone.evaluations < 64) fail_msg("only %llu evaluations: too few turns", (unsigned long long)alone.evaluations);
+    /* (on this problem the hook is asked at least four times while its trees get cheaper) */
+    const struct {
+        hook_trees trees;
+        int64_t had;
+        size_t asked;
+    } cases[] = {
+        {NONE, 0, DC_DEEPER_IDLE},         /* no tree ever */
+        {ONCE, 0, 1 + DC_DEEPER_IDLE},     /* one (below the search's best), then none cheaper */
+        {CHEAPER, 1, DC_DEEPER_IDLE},      /* cheaper each time, but never below the caller's tree */
+        {ONCE, 2000, 1 + DC_DEEPER_IDLE},  /* one below the caller's tree */
+        {FAILS, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        calls c;
+        pr->p.deeper_had = cases[i].had;
+        solve_with_hook(pr, &c, cases[i].trees, &r);
+        if (c.n != cases[i].asked) fail_msg("case %zu: asked %zu times, not %zu", i, c.n, cases[i].asked);
+        assert_true(r.optimal);
+        assert_int_equal(r.cost, alone.cost);
+        assert_int_equal(r.splits, alone.splits);
+        dc_result_clear(&r);
+    }
+    dc_result_clear(&alone);
     free(pr);
 }
 
@@ -275,6 +321,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_schedule_asks_depths_in_turn),
         cmocka_unit_test(test_schedule_stops_at_the_depth_limit),
+        cmocka_unit_test(test_schedule_ends_idle_turns),
         cmocka_unit_test(test_binary_fit_stopped_answer),
         cmocka_unit_test(test_two_threads_prove_the_same),
         cmocka_unit_test(test_two_threads_stopped_answer),

@@ -56,16 +56,19 @@ typedef struct dc_problem {
     /* Optional: the anytime schedule's deeper incumbents made outside the
      * search, at depth `depth` (deeper_from, then one more each time one is
      * finished) within `seconds` and `memo_bytes`, what the search's memo
-     * leaves of memo_bytes above (the memory limit holds for both); returns
-     * whether that depth was finished (else it is asked again at the next
-     * turn, with its budget).  `best` is the cost of the search's best tree
-     * so far (INT64_MAX: none), which the search does not compare with
-     * theirs: the caller keeps the cheapest (and may stop making them when
-     * they give nothing cheaper).  NULL: the search runs its own deeper
-     * searches, until DC_DEEPER_IDLE turns in a row give no cheaper tree. */
-    bool (*deeper)(void *user, uint32_t depth, double seconds, size_t memo_bytes, int64_t best);
+     * leaves of memo_bytes above (the memory limit holds for both).  Returns
+     * 1 when that depth was finished, 0 when not (it is asked again at the
+     * next turn, with its budget), -1 when it wants no more turns (a fit
+     * failed, too little memory); *cost: the cost of the cheapest tree it
+     * has made (INT64_MAX: none), which the caller keeps, not the search.
+     * NULL: the search runs its own deeper searches.  Either way the turns
+     * end after DC_DEEPER_IDLE in a row that give no tree cheaper than the
+     * best known: the search's, deeper_had, the hook's. */
+    int (*deeper)(void *user, uint32_t depth, double seconds, size_t memo_bytes, int64_t *cost);
     void *deeper_user;
     uint32_t deeper_from;
+    int64_t deeper_had;           /* > 0: the cost of a tree the caller made before the search
+                                     (the fit's warm start), for the rule above */
     /* Optional: called about once a second, on the thread running dc_solve, with its
      * evaluations so far and its best tree so far (NULL: none yet). */
     void (*progress)(void *user, uint64_t evaluations, const struct dc_result *best);

@@ -76,10 +76,7 @@ typedef struct dc_fit {
     struct timespec t0;    /* the fit's start */
     pdt_model *deeper;     /* the cheapest tree of the anytime schedule's backend fits (NULL: none) */
     uint32_t deeper_depth; /* its depth limit */
-    bool deeper_off;       /* no more (a backend fit failed, or they give nothing: deeper_fit) */
     uint32_t deeper_threads; /* theirs: what the proof's threads leave while its first waits */
-    int64_t warm_cost;     /* the warm start's (INT64_MAX: none) */
-    uint32_t deeper_idle;  /* turns in a row that gave no cheaper tree */
 } dc_fit;
 
 /* The branch search's memory without --memo-mb: a quarter of the machine's
@@ -335,30 +332,22 @@ static int deeper_at(dc_fit *f, uint32_t depth, double seconds, size_t mb, uint3
     return done;
 }
 
-/* (The search's turns: `best`, the cost of its best tree so far.)  After
- * DC_DEEPER_IDLE turns in a row that gave no tree cheaper than the best the
- * fit had (the search's, the warm start, a deeper fit's), no more: each turn
- * is time the full search's first thread does not prove (anneal, DL8.5,
- * λ = 0.01, two threads: 10.6 → 9.8 s without them; on the rows measured
- * they never gave the answer at 3, 10 or 30 s: docs/categorical.md,
- * seventeenth pass). */
-static bool deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_bytes, int64_t best)
+/* The search's turns (dc_problem's `deeper`): the deeper fit at `depth`;
+ * *cost, the cheapest deeper fit's.  The search ends the turns after
+ * DC_DEEPER_IDLE in a row that gave no tree cheaper than the best it knows
+ * (its own, the warm start, a deeper fit's): each turn is time the full
+ * search's first thread does not prove. */
+static int deeper_fit(void *user, uint32_t depth, double seconds, size_t memo_bytes, int64_t *cost)
 {
     dc_fit *f = user;
     /* --memo-mb caps the branch search's memo and this fit together: the fit
      * gets what the memo leaves, and none once that is below DC_DEEPER_MB
      * (the memo only grows) */
-    if (f->deeper_off || memo_bytes >> 20 < DC_DEEPER_MB) {
-        f->deeper_off = true;
-        return true;
-    }
-    int64_t had = best < f->warm_cost ? best : f->warm_cost;
-    if (f->deeper && model_cost(f, f->deeper) < had) had = model_cost(f, f->deeper);
+    if (memo_bytes >> 20 < DC_DEEPER_MB) return -1;
     const int done = deeper_at(f, depth, seconds > 1e-3 ? seconds : 1e-3, memo_bytes >> 20, f->deeper_threads,
                                f->opt->stop);
-    f->deeper_idle = f->deeper && model_cost(f, f->deeper) < had ? 0 : f->deeper_idle + 1;
-    if (done < 0 || f->deeper_idle >= DC_DEEPER_IDLE) f->deeper_off = true;
-    return done != 0;
+    if (f->deeper) *cost = model_cost(f, f->deeper);
+    return done;
 }
 
 /* The proof's threads: every thread the fit has (--threads), or
@@ -535,7 +524,6 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     if (!st && !multiway) st = warm_start(&f, &warm);
     bool proven = false;
     int64_t c = 0, k = -1;
-    f.warm_cost = !st && warm ? model_cost(&f, warm) : INT64_MAX;
     if (!st && warm) st = few_incumbent(&f, warm, &c);
     if (!st && warm) k = few_budget(&f, warm, c);
     f.t0 = t0;
@@ -548,6 +536,7 @@ static pdt_status fit(pdt_model **out, const pdt_dataset *ds, const pdt_fit_opti
     }
     f.p.time_limit = cls_time_left(opt, &t0); /* the limit is the fit's: what the warm start left of it */
     if (warm) f.p.deeper = deeper_fit, f.p.deeper_user = &f, f.p.deeper_from = DC_WARM + 1;
+    if (warm) f.p.deeper_had = model_cost(&f, warm);
     if (!st) st = search(&f, warm, k, c, &t0, &few, &proven);
     const char *engine = multiway ? "discrete" : "discrete (binary)";
     if (!st && proven) st = adopt_few(&f, &warm, &few);

@@ -47,6 +47,7 @@ typedef struct dc_search {
     uint64_t next_deeper;   /* evaluations at which the next one runs (0: none) */
     uint32_t deeper;        /* its depth */
     uint32_t deeper_idle;   /* turns in a row that gave no cheaper tree */
+    int64_t outside;        /* the cheapest tree made outside the search (p->deeper_had, the hook's) */
     const uint32_t *all;    /* 0 .. n - 1 */
     struct dc_result *best; /* the best tree so far (*have), to beat */
     bool *have;
