@@ -317,6 +317,21 @@ static void busy_mark(const dc_search *s, size_t depth, uint64_t h, int64_t ub)
     __atomic_store_n(&b[0], (int64_t)h, __ATOMIC_RELAXED);
 }
 
+/* A turn's order (children() and least_split): the k children not done,
+ * the least bound first, ties by code (by_codes: by code alone); their
+ * number. */
+static size_t turn_order(const int64_t *lb, const uint8_t *done, size_t k, bool by_codes, uint32_t *order)
+{
+    size_t n = 0;
+    for (uint32_t v = 0; v < k; v++) {
+        if (done[v]) continue;
+        size_t at = n++;
+        for (; at > 0 && !by_codes && lb[order[at - 1]] > lb[v]; at--) order[at] = order[at - 1];
+        order[at] = v;
+    }
+    return n;
+}
+
 /* The children of the split on f (fr->part, fr->start, the node's items
  * parted there first unless *parted; bounds clb of f's
  * cells, *total: the split's cost plus their sum) searched until all are
@@ -345,13 +360,7 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
     uint32_t *order = fr->order;
     for (bool anyway = false;;) {
         bool all = true, searched = false;
-        size_t n = 0; /* the children left, the least bound first (ties: by code) */
-        for (uint32_t v = 0; v < p->k[f]; v++) {
-            if (done[v]) continue;
-            size_t at = n++;
-            for (; at > 0 && !s->by_codes && clb[order[at - 1]] > clb[v]; at--) order[at] = order[at - 1];
-            order[at] = v;
-        }
+        const size_t n = turn_order(clb, done, p->k[f], s->by_codes, order);
         for (size_t u = 0; u < n; u++) {
             const uint32_t v = order[u];
             int64_t slack = bound - *total;
@@ -643,12 +652,13 @@ static pdt_status grow_nodes(dc_build *b, size_t need)
  * thread solved a region (the threads meet regions in other orders).
  * Each g < f is out when its children's bounds (their counts, the memo)
  * leave no room; else its children are searched in turns under growing
- * budgets, as children() does, until they cost what the optimum leaves them
- * or more.  part, start, lb (maxk) and branch (depth + 1) are scratch.  A
- * limit stopping a check keeps f (the answer stays proven: f is optimal). */
+ * budgets, as children() does (its turns' order too), until they cost what
+ * the optimum leaves them or more.  part, start, lb, done, order (maxk) and
+ * branch (depth + 1) are scratch.  A limit stopping a check keeps f (the
+ * answer stays proven: f is optimal). */
 static uint32_t least_split(dc_search *s, const uint32_t *items, size_t len, const uint32_t *c, size_t depth,
                             int64_t cost, uint32_t f, uint32_t *part, uint32_t *start, int64_t *lb,
-                            uint32_t *branch)
+                            uint8_t *done, uint32_t *order, uint32_t *branch)
 {
     const dc_problem *p = s->p;
     const char *stopped = s->stopped_by;
@@ -670,20 +680,22 @@ static uint32_t least_split(dc_search *s, const uint32_t *items, size_t len, con
             dc_memo_unlock(s->memo);
         }
         if (ways < 2 || sum > left) continue;
+        for (size_t v = 0; v < p->k[g]; v++) done[v] = start[v + 1] == start[v];
         int64_t step = p->split_cost > p->err_cost ? p->split_cost : p->err_cost;
         for (bool all = false; !all && sum <= left && !s->stopped_by; step = step > INT64_MAX / 2 ? INT64_MAX : 2 * step) {
             all = true;
-            for (size_t v = 0; v < p->k[g] && sum <= left; v++) {
-                const size_t m = start[v + 1] - start[v];
-                if (!m || lb[v] < 0) continue; /* (solved: -1 - its cost) */
+            const size_t n = turn_order(lb, done, p->k[g], s->by_codes, order);
+            for (size_t u = 0; u < n && sum <= left; u++) {
+                const uint32_t v = order[u];
                 const int64_t room = left - (sum - lb[v]); /* the most it may cost */
                 const int64_t ub = (step < room - lb[v] ? lb[v] + step : room) + 1;
-                const size_t kl = extend(branch, c, depth, g, (uint32_t)v);
-                const int64_t got = solve(s, part + start[v], m, branch, kl, ub, NULL, 0, 0);
+                const size_t kl = extend(branch, c, depth, g, v);
+                const int64_t got = solve(s, part + start[v], start[v + 1] - start[v], branch, kl, ub, NULL, 0, 0);
                 if (s->stopped_by) break;
                 sum += got - lb[v];
-                if (got < ub) lb[v] = -1 - got; /* solved */
-                else lb[v] = got, all = false;
+                lb[v] = got;
+                if (got < ub) done[v] = 1; /* solved */
+                else all = false;
             }
         }
         if (!s->stopped_by && sum <= left) {
@@ -732,16 +744,22 @@ static pdt_status build_node(dc_build *b, size_t at, const uint32_t *items, size
     uint32_t *start = malloc((s->maxk + 1) * sizeof *start);
     uint32_t *branch = malloc((depth + 1) * sizeof *branch);
     int64_t *lb = malloc(s->maxk * sizeof *lb);
-    if (!part || !start || !branch || !lb) {
+    uint8_t *done = malloc(s->maxk);
+    uint32_t *order = malloc(s->maxk * sizeof *order);
+    if (!part || !start || !branch || !lb || !done || !order) {
         free(part);
         free(start);
         free(branch);
         free(lb);
+        free(done);
+        free(order);
         return pdt_error_set(b->err, PDT_ENOMEM, "out of memory (the tree)");
     }
-    if (b->least && e.solved) f = least_split(s, items, len, c, depth, e.lb, f, part, start, lb, branch);
+    if (b->least && e.solved) f = least_split(s, items, len, c, depth, e.lb, f, part, start, lb, done, order, branch);
     free(branch);
     free(lb);
+    free(done);
+    free(order);
     dc_partition(s, f, items, len, NULL, part, start);
     size_t present = 0;
     for (size_t v = 0; v < p->k[f]; v++) present += start[v + 1] > start[v];
