@@ -175,6 +175,38 @@ static void test_schedule_ends_idle_turns(void **state)
     free(pr);
 }
 
+/* A budget of rows is the threads' together: on two threads the search
+ * runs on both and stops at the budget, and so a budget that one thread
+ * spends on the full search's root stops two, with rows to spare on
+ * neither. */
+static void test_row_budget_shared_by_threads(void **state)
+{
+    (void)state;
+    problem *pr = malloc(sizeof *pr);
+    assert_non_null(pr);
+    make_problem(pr, 7);
+    pdt_error err;
+    dc_result one, two;
+    pr->p.max_rows = 40000; /* (the warm runs take a few thousand; the proof far more) */
+    assert_int_equal(dc_solve(&one, &pr->p, &err), PDT_OK);
+    assert_false(one.optimal);
+    assert_string_equal(one.stopped_by, "row budget");
+    pr->p.threads = 2;
+    assert_int_equal(dc_solve(&two, &pr->p, &err), PDT_OK);
+    assert_false(two.optimal);
+    assert_string_equal(two.stopped_by, "row budget");
+    assert_int_equal(two.threads, 2);
+    /* each evaluation counts one row at least, so the two threads' evaluations beyond those of
+     * the warm runs (in both) are at most the budget: twice it, each thread's own, would allow
+     * about twice one thread's evaluations */
+    if (two.evaluations > one.evaluations + one.evaluations / 2)
+        fail_msg("two threads made %llu evaluations within the budget, one thread %llu",
+                 (unsigned long long)two.evaluations, (unsigned long long)one.evaluations);
+    dc_result_clear(&one);
+    dc_result_clear(&two);
+    free(pr);
+}
+
 /* The objective of m recounted: errors / N + λ · nodes, λ = lambda_num / lambda_den. */
 static void check_objective(const pdt_model *m, const pdt_dataset *ds, unsigned long lambda_num,
                             unsigned long lambda_den)
@@ -322,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_schedule_asks_depths_in_turn),
         cmocka_unit_test(test_schedule_stops_at_the_depth_limit),
         cmocka_unit_test(test_schedule_ends_idle_turns),
+        cmocka_unit_test(test_row_budget_shared_by_threads),
         cmocka_unit_test(test_binary_fit_stopped_answer),
         cmocka_unit_test(test_two_threads_prove_the_same),
         cmocka_unit_test(test_two_threads_stopped_answer),

@@ -27,7 +27,7 @@ static bool out_of_time(dc_search *s)
     if (s->stopped_by) return true;
     if (s->halt && __atomic_load_n(s->halt, __ATOMIC_RELAXED)) return s->stopped_by = dc_halted, true;
     if (s->work_limit && s->evaluations >= s->work_limit) return s->stopped_by = dc_paused, true;
-    if (s->p->max_rows && s->rows >= s->p->max_rows) return s->stopped_by = "row budget", true;
+    if (s->row_limit && s->rows >= s->row_limit) return s->stopped_by = "row budget", true;
     /* the clock at every call: an evaluation on many features takes milliseconds (wine with
      * axis rules, 1 300 thresholds and 3 classes: every 256th call overran a 1 s limit by
      * 0.8 s), a reading of the clock tens of nanoseconds */
@@ -852,8 +852,10 @@ static void beside_free(dc_beside *b)
 }
 
 /* Starts the threads beside s's search of the root under ub (s->proof_threads - 1 of them; fewer
- * when memory or threads are lacking); how many. */
-static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, int64_t ub, int *halt)
+ * when memory or threads are lacking), each with row_share rows when s has a budget of rows;
+ * how many. */
+static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, int64_t ub, int *halt,
+                             uint64_t row_share)
 {
     const dc_problem *p = s->p;
     *halt = 0;
@@ -875,6 +877,7 @@ static uint32_t beside_start(dc_beside *b, dc_search *s, const uint32_t *all, in
         t->hx = malloc(s->maxk * sizeof *t->hx);
         t->hw = malloc(s->maxk * sizeof *t->hw);
         t->evaluations = t->rows = 0;
+        if (t->row_limit) t->row_limit = row_share;
         t->next_deeper = 0, t->work_limit = 0;
         t->next_progress = HUGE_VAL; /* (reports come from the full search's thread) */
         t->root_turn = i;
@@ -924,13 +927,17 @@ static pdt_status run(dc_search *s, dc_result *r, uint32_t max_depth, int64_t ub
     const dc_problem *p = s->p;
     s->max_depth = max_depth;
     uint32_t none = 0;
-    /* the full search on proof_threads threads (not the warm runs, nor the deeper ones, nor a search
-     * within a budget of rows: each thread would spend it) */
-    const bool many = s->proof_threads > 1 && max_depth == p->max_depth && !s->work_limit && !p->max_rows &&
+    /* the full search on proof_threads threads (not the warm runs, nor the deeper ones) */
+    const bool many = s->proof_threads > 1 && max_depth == p->max_depth && !s->work_limit &&
                       s->salt; /* (hashes all alike, a test's, would fill a block of the shared memo) */
     dc_beside *beside = many ? malloc((s->proof_threads - 1) * sizeof *beside) : NULL;
     int halt;
-    const uint32_t n_beside = beside ? beside_start(beside, s, all, ub, &halt) : 0; /* (none: one thread) */
+    /* a budget of rows (p->max_rows) is the threads' together: each gets an equal share of what
+     * the runs before left of it */
+    const uint64_t left = s->row_limit > s->rows ? s->row_limit - s->rows : 0;
+    const uint64_t share = left / s->proof_threads ? left / s->proof_threads : 1;
+    const uint32_t n_beside = beside ? beside_start(beside, s, all, ub, &halt, share) : 0; /* (none: one thread) */
+    if (n_beside && s->row_limit) s->row_limit = s->rows + share;
     if (n_beside + 1 > s->proof_ran) s->proof_ran = n_beside + 1;
     const uint64_t before = s->evaluations;
     solve(s, all, p->n, &none, 0, ub, NULL, 0, 0);
@@ -1069,7 +1076,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         return pdt_error_set(err, PDT_ELIMIT, "%zu features: the branch search takes at most 65535", p->nf);
     if (p->n == 0 || p->nc == 0) return pdt_error_set(err, PDT_EINVAL, "no rows to fit");
     dc_memo memo = {0};
-    dc_search s = {.p = p, .memo = &memo, .next_progress = 1};
+    dc_search s = {.p = p, .memo = &memo, .next_progress = 1, .row_limit = p->max_rows};
     memo.limit = p->memo_bytes ? p->memo_bytes : (size_t)1 << 30;
     memo.n_rows = p->n;
     for (size_t f = 0; f < p->nf; f++)

@@ -50,7 +50,8 @@ typedef struct dc_problem {
     int64_t incumbent;            /* > 0: the cost of a tree the caller has; only cheaper ones
                                      are sought (none found and not stopped: it is optimal) */
     uint64_t max_rows;            /* > 0: stop ("row budget") once the rows of the regions
-                                     searched (warm and deeper runs included) sum to this */
+                                     searched (warm and deeper runs included, every thread's)
+                                     sum to this */
     uint32_t threads;             /* the full search's (0: one; at most DC_PROOF_THREADS): the
                                      others search the root beside it, the memo shared */
     /* Optional: the anytime schedule's deeper incumbents made outside the

@@ -40,7 +40,9 @@ typedef struct dc_search {
     struct timespec start;
     const char *stopped_by; /* set once: every call then fails */
     uint64_t evaluations;
-    uint64_t rows;          /* of the regions evaluated (p->max_rows) */
+    uint64_t rows;          /* of the regions evaluated */
+    uint64_t row_limit;     /* > 0: rows stops the search there ("row budget": p->max_rows, or this
+                               thread's share of it, run) */
     uint64_t work_limit;    /* of evaluations, for the run under way (0: none); reaching it stops the run
                                with stopped_by == dc_paused (a deeper search's, dc_deepen) */
     /* the anytime schedule (dc_deepen): deeper searches within the full one */
