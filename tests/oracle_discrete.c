@@ -174,6 +174,48 @@ static void test_multiway_sparse(void **state)
     print_message("300 multiway instances, %zu branch nodes in all\n", nodes);
 }
 
+/* Three-valued columns whose label is (mostly) the sum of three of them:
+ * under a split on any column every child needs a subtree two or three
+ * levels deep, whose cost its look-ahead bound (a leaf, or a split whose
+ * children each are a leaf or one more split) falls short of.  The random
+ * instances above rarely have such regions, and there a turn that leaves a
+ * third child out when the other two were solved (its bound counted as its
+ * cost) went unnoticed. */
+static void test_multiway_deep(void **state)
+{
+    (void)state;
+    tu_rng rng = {0xd33b};
+    char csv[4096];
+    const size_t deep[] = {0, 5, 1}; /* λ = 0, 0.003, 0.01 */
+    size_t nodes = 0;
+    for (int t = 0; t < 120; t++) {
+        instance in;
+        in.n = 24 + tu_below(&rng, MAX_ROWS - 23);
+        in.d = 4;
+        in.classes = 2 + tu_below(&rng, 2);
+        for (size_t j = 0; j < in.d; j++) in.k[j] = 3;
+        for (size_t i = 0; i < in.n; i++) {
+            for (size_t j = 0; j < in.d; j++) in.x[i][j] = (uint8_t)tu_below(&rng, 3);
+            unsigned noisy = tu_below(&rng, 6) == 0;
+            in.y[i] = (uint8_t)(noisy ? tu_below(&rng, (uint32_t)in.classes)
+                                      : (in.x[i][1] + in.x[i][2] + in.x[i][3]) % in.classes);
+        }
+        const size_t l = deep[(size_t)t % 3];
+        in.a = lambdas[l].a, in.b = lambdas[l].b;
+        instance_csv(csv, sizeof csv, &in, false);
+        pdt_dataset *ds = NULL;
+        pdt_error err;
+        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+        best want = brute(&in, (UINT64_C(1) << in.n) - 1, UINT32_MAX, in.b, in.a * (int64_t)in.n);
+        pdt_model *m = fit(ds, "categorical", lambdas[l].text, PDT_UNLIMITED);
+        expect_sparse(m, ds, &in, want, "multiway, deep", csv);
+        nodes += pdt_model_size(m);
+        pdt_model_free(&m);
+        pdt_dataset_free(&ds);
+    }
+    print_message("120 deep multiway instances, %zu branch nodes in all\n", nodes);
+}
+
 static void test_multiway_depth(void **state)
 {
     (void)state;
@@ -528,6 +570,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_multiway_sparse),
+        cmocka_unit_test(test_multiway_deep),
         cmocka_unit_test(test_multiway_depth),
         cmocka_unit_test(test_binary_sparse_without_limits),
         cmocka_unit_test(test_onehot_shared_rows),
