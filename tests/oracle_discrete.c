@@ -149,27 +149,33 @@ static void expect_sparse(const pdt_model *m, const pdt_dataset *ds, const insta
     mpq_clears(obj, expect, NULL);
 }
 
+/* The multiway sparse fit of instance in under lambdas[l] against the brute force; its branch nodes. */
+static size_t check_multiway_sparse(instance *in, size_t l, const char *what)
+{
+    char csv[4096];
+    in->a = lambdas[l].a, in->b = lambdas[l].b;
+    instance_csv(csv, sizeof csv, in, false);
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+    best want = brute(in, (UINT64_C(1) << in->n) - 1, UINT32_MAX, in->b, in->a * (int64_t)in->n);
+    pdt_model *m = fit(ds, "categorical", lambdas[l].text, PDT_UNLIMITED);
+    expect_sparse(m, ds, in, want, what, csv);
+    const size_t nodes = pdt_model_size(m);
+    pdt_model_free(&m);
+    pdt_dataset_free(&ds);
+    return nodes;
+}
+
 static void test_multiway_sparse(void **state)
 {
     (void)state;
     tu_rng rng = {0x51a7e12};
-    char csv[4096];
     size_t nodes = 0;
     for (int t = 0; t < 300; t++) {
         instance in;
         random_instance(&in, &rng, false);
-        size_t l = (size_t)t % (sizeof lambdas / sizeof *lambdas);
-        in.a = lambdas[l].a, in.b = lambdas[l].b;
-        instance_csv(csv, sizeof csv, &in, false);
-        pdt_dataset *ds = NULL;
-        pdt_error err;
-        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
-        best want = brute(&in, (UINT64_C(1) << in.n) - 1, UINT32_MAX, in.b, in.a * (int64_t)in.n);
-        pdt_model *m = fit(ds, "categorical", lambdas[l].text, PDT_UNLIMITED);
-        expect_sparse(m, ds, &in, want, "multiway", csv);
-        nodes += pdt_model_size(m);
-        pdt_model_free(&m);
-        pdt_dataset_free(&ds);
+        nodes += check_multiway_sparse(&in, (size_t)t % (sizeof lambdas / sizeof *lambdas), "multiway");
     }
     print_message("300 multiway instances, %zu branch nodes in all\n", nodes);
 }
@@ -185,7 +191,6 @@ static void test_multiway_deep(void **state)
 {
     (void)state;
     tu_rng rng = {0xd33b};
-    char csv[4096];
     const size_t deep[] = {0, 5, 1}; /* λ = 0, 0.003, 0.01 */
     size_t nodes = 0;
     for (int t = 0; t < 120; t++) {
@@ -200,18 +205,7 @@ static void test_multiway_deep(void **state)
             in.y[i] = (uint8_t)(noisy ? tu_below(&rng, (uint32_t)in.classes)
                                       : (in.x[i][1] + in.x[i][2] + in.x[i][3]) % in.classes);
         }
-        const size_t l = deep[(size_t)t % 3];
-        in.a = lambdas[l].a, in.b = lambdas[l].b;
-        instance_csv(csv, sizeof csv, &in, false);
-        pdt_dataset *ds = NULL;
-        pdt_error err;
-        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
-        best want = brute(&in, (UINT64_C(1) << in.n) - 1, UINT32_MAX, in.b, in.a * (int64_t)in.n);
-        pdt_model *m = fit(ds, "categorical", lambdas[l].text, PDT_UNLIMITED);
-        expect_sparse(m, ds, &in, want, "multiway, deep", csv);
-        nodes += pdt_model_size(m);
-        pdt_model_free(&m);
-        pdt_dataset_free(&ds);
+        nodes += check_multiway_sparse(&in, deep[(size_t)t % 3], "multiway, deep");
     }
     print_message("120 deep multiway instances, %zu branch nodes in all\n", nodes);
 }
