@@ -343,7 +343,10 @@ static size_t turn_order(const int64_t *lb, const uint8_t *done, size_t k, bool 
  * is about to rise past it).  The last child left, whose siblings are
  * solved, is asked under all the budget at once (one thread, evaluations:
  * anneal 849 643 → 730 217, nursery one-hot 0.001 1 837 124 → 1 390 971,
- * kr-vs-kp one-hot 0.001 2 850 102 → 2 253 700).  With threads, a child another thread is
+ * kr-vs-kp one-hot 0.001 2 850 102 → 2 253 700 when the siblings were
+ * solved in an earlier turn; also in the same turn: anneal 697 784,
+ * nursery one-hot 1 554 818, kr-vs-kp one-hot 1 912 078, kr-vs-kp
+ * multiway 0.001 1 607 405 → 1 173 889).  With threads, a child another thread is
  * searching under as large a budget is left for later in the turn (its
  * answer will be in the memo), and searched anyway only in a turn that
  * could search nothing else: two threads in one subtree then part its
@@ -358,7 +361,8 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
     const uint32_t *start = fr->start;
     int64_t *clb = fr->clb + (size_t)f * s->maxk;
     uint8_t *done = fr->done;
-    for (size_t v = 0; v < p->k[f]; v++) done[v] = start[v + 1] == start[v];
+    size_t unsolved = 0; /* the children not solved */
+    for (size_t v = 0; v < p->k[f]; v++) unsolved += !(done[v] = start[v + 1] == start[v]);
     int64_t step = p->split_cost > p->err_cost ? p->split_cost : p->err_cost;
     uint32_t *order = fr->order;
     for (bool anyway = false;;) {
@@ -368,9 +372,10 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
             const uint32_t v = order[u];
             int64_t slack = bound - *total;
             if (slack <= 0) return false;
-            /* the last child left gets all the room at once: the steps keep a child from a deep
-             * search while a sibling's bound may still rise and end the split, and it has none */
-            int64_t child_ub = clb[v] + (n > 1 && step < slack ? step : slack);
+            /* the last child left unsolved gets all the room at once: the steps keep a child from
+             * a deep search while a sibling's bound may still rise and end the split, and it has
+             * none (also when the siblings before it in this turn were solved in it) */
+            int64_t child_ub = clb[v] + (unsolved > 1 && step < slack ? step : slack);
             const uint64_t h = fr->chash[f * s->maxk + v];
             if (s->busy && !anyway && h && ((s->busy_half && h & 1) || busy_elsewhere(s, depth + 1, h, child_ub))) {
                 all = false;
@@ -383,7 +388,7 @@ static bool children(dc_search *s, dc_frame *fr, uint32_t f, const uint32_t *c, 
             searched = true;
             if (s->stopped_by) return false;
             if (got > clb[v]) *total += got - clb[v], clb[v] = got;
-            if (got < child_ub) done[v] = 1;
+            if (got < child_ub) done[v] = 1, unsolved--;
             else all = false;
         }
         if (*total >= bound) return false;
@@ -685,7 +690,8 @@ static uint32_t least_split(dc_search *s, const uint32_t *items, size_t len, con
             dc_memo_unlock(s->memo);
         }
         if (ways < 2 || sum > left) continue;
-        for (size_t v = 0; v < p->k[g]; v++) done[v] = start[v + 1] == start[v];
+        size_t unsolved = 0;
+        for (size_t v = 0; v < p->k[g]; v++) unsolved += !(done[v] = start[v + 1] == start[v]);
         int64_t step = p->split_cost > p->err_cost ? p->split_cost : p->err_cost;
         for (bool all = false; !all && sum <= left && !s->stopped_by; step = step > INT64_MAX / 2 ? INT64_MAX : 2 * step) {
             all = true;
@@ -693,13 +699,13 @@ static uint32_t least_split(dc_search *s, const uint32_t *items, size_t len, con
             for (size_t u = 0; u < n && sum <= left; u++) {
                 const uint32_t v = order[u];
                 const int64_t room = left - (sum - lb[v]); /* the most it may cost */
-                const int64_t ub = (n > 1 && step < room - lb[v] ? lb[v] + step : room) + 1;
+                const int64_t ub = (unsolved > 1 && step < room - lb[v] ? lb[v] + step : room) + 1;
                 const size_t kl = extend(branch, c, depth, g, v);
                 const int64_t got = solve(s, part + start[v], start[v + 1] - start[v], branch, kl, ub, NULL, 0, 0);
                 if (s->stopped_by) break;
                 sum += got - lb[v];
                 lb[v] = got;
-                if (got < ub) done[v] = 1; /* solved */
+                if (got < ub) done[v] = 1, unsolved--; /* solved */
                 else all = false;
             }
         }
