@@ -340,15 +340,14 @@ static size_t turn_order(const int64_t *lb, const uint8_t *done, size_t k, bool 
  * steps, each child in turn: a child is asked first whether it costs less
  * than its bound plus a split, not whether it fits under all the budget its
  * siblings' weak bounds leave (a deep, failing search when a sibling's bound
- * is about to rise past it).  The last child left, whose siblings are
- * solved, is asked under all the budget at once (one thread, evaluations:
- * anneal 849 643 → 730 217, nursery one-hot 0.001 1 837 124 → 1 390 971,
- * kr-vs-kp one-hot 0.001 2 850 102 → 2 253 700 when the siblings were
- * solved in an earlier turn; also in the same turn: anneal 697 784,
- * nursery one-hot 1 554 818, kr-vs-kp one-hot 1 912 078, kr-vs-kp
- * multiway 0.001 1 607 405 → 1 173 889).  With threads, a child another thread is
- * searching under as large a budget is left for later in the turn (its
- * answer will be in the memo), and searched anyway only in a turn that
+ * is about to rise past it).  A child whose siblings are all solved is
+ * asked under all the budget at once (one thread, evaluations: anneal
+ * 849 643 → 697 784, nursery one-hot 0.001 1 837 124 → 1 554 818, kr-vs-kp
+ * one-hot 0.001 2 850 102 → 1 912 078, kr-vs-kp multiway 0.001 1 945 563
+ * → 1 185 364; docs/categorical.md, eighteenth pass).  With threads, a
+ * child another thread is searching under as large a budget is left for
+ * later in the turn (its answer will be in the memo), and searched anyway
+ * only in a turn that
  * could search nothing else: two threads in one subtree then part its
  * regions between them (they meet in the same subtree when regions under
  * different root splits coincide, and when the first thread takes up the
