@@ -37,12 +37,15 @@ _Static_assert(sizeof(dc_entry) <= 32, "a memo entry fits half a cache line");
 static inline uint16_t dc_entry_rem(uint32_t rem) { return rem >= UINT16_MAX ? UINT16_MAX : (uint16_t)rem; }
 
 typedef struct dc_memo {
-    dc_entry *slots;    /* open addressing; hash 0 marks an empty slot */
-    size_t n_slots, used;
+    /* (cache lines: every lookup reads these fields; what every new entry moves, used and n_keys
+     * below, is on lines of its own, else with threads each insertion by one would cost the
+     * other's next lookup a miss) */
+    _Alignas(64) dc_entry *slots; /* open addressing; hash 0 marks an empty slot */
+    size_t n_slots;
     void *map;          /* the mapping holding slots (NULL: slots came from calloc) */
     size_t map_len;
     uint32_t *keys;
-    size_t n_keys, cap_keys;
+    size_t cap_keys;
     size_t n_rows;      /* of the data: rows are < n_rows */
     const uint64_t *salt;     /* a salt for each word of 64 rows (the caller's; NULL: every hash is 0, tests) */
     const uint16_t *x;        /* n_rows * nf codes, row by row (the caller's): checks keys of conditions */
@@ -60,6 +63,8 @@ typedef struct dc_memo {
                                  optima while it can and packs its keys): an entry's place is kept within one */
     struct dc_memo_locks *locks; /* while threads share the memo (dc_memo_share), else NULL */
     bool blocked;             /* probes stay within a block of DC_BLOCK slots (threads have shared it) */
+    _Alignas(64) size_t used; /* entries held */
+    _Alignas(64) size_t n_keys; /* key words used (the last member: the struct ends with its line) */
 } dc_memo;
 
 static inline bool dc_memo_full(const dc_memo *m) { return __atomic_load_n(&m->full, __ATOMIC_RELAXED); }
