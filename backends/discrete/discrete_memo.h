@@ -46,6 +46,7 @@ typedef struct dc_memo {
     size_t map_len;
     uint32_t *keys;
     size_t cap_keys;
+    size_t keys_map;    /* bytes of the mapping holding keys (0: they came from realloc) */
     size_t n_rows;      /* of the data: rows are < n_rows */
     const uint64_t *salt;     /* a salt for each word of 64 rows (the caller's; NULL: every hash is 0, tests) */
     const uint16_t *x;        /* n_rows * nf codes, row by row (the caller's): checks keys of conditions */
