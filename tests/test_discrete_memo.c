@@ -5,6 +5,7 @@
  * still a proof.  oracle_discrete checks the answers against brute forces
  * with a collection every few entries; here a real memory limit, on a
  * problem whose search needs far more entries than the limit holds. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "../backends/discrete/discrete.h"
+#include "../backends/discrete/discrete_memo.h"
 #include "test_util.h"
 
 #define N 300
@@ -118,11 +120,20 @@ static void test_collected_memo_proves_the_same_optimum(void **state)
     free(pr);
 }
 
+static void count_entry(void *user, const uint32_t *rows, size_t len, uint32_t rem, int64_t lb, bool solved)
+{
+    (void)rows, (void)len, (void)rem, (void)lb, (void)solved;
+    (*(uint64_t *)user)++;
+}
+
 /* The proof on two and three threads (dc_problem.threads: the others search
  * the root beside the first, the memo shared): the optimum of one thread,
  * with room and within 600 kB, where collections (every block of the table
  * held) come while other threads are searching, and entries they hold by
- * their place move under them. */
+ * their place move under them.  With room the table grows while the
+ * threads share it, its entries moved by runs of blocks, by every thread
+ * that waits for a lock meanwhile: none may be lost (the memo holds as many
+ * as it counts). */
 static void test_threads_share_the_memo(void **state)
 {
     (void)state;
@@ -140,23 +151,88 @@ static void test_threads_share_the_memo(void **state)
                 dc_result r;
                 make_problem(pr, seed, memo ? 600 << 10 : (size_t)64 << 20);
                 pr->p.threads = threads;
+                uint64_t held = 0;
+                pr->p.audit = count_entry, pr->p.audit_user = &held;
                 assert_int_equal(dc_solve(&r, &pr->p, &err), PDT_OK);
+                assert_int_equal(held, r.memo_entries);
                 assert_true(r.optimal);
                 assert_null(r.stopped_by);
                 assert_int_equal(r.threads, threads);
                 if (memo) assert_true(r.memo_collections >= 2);
+                else assert_true(r.memo_moved_by_runs >= 1); /* (a larger table filled by runs) */
                 assert_int_equal(r.cost, one.cost);
                 assert_int_equal(tree_cost(&r, pr), r.cost);
                 assert_true(same_tree(&r, &one)); /* (of equal splits, the least feature's) */
-                print_message("seed %llu, %u threads, %s: %llu evaluations (one thread %llu), %llu collections\n",
+                print_message("seed %llu, %u threads, %s: %llu evaluations (one thread %llu), %llu collections, "
+                              "%llu growths by runs\n",
                               (unsigned long long)seed, threads, memo ? "600 kB" : "64 MiB",
                               (unsigned long long)r.evaluations, (unsigned long long)one.evaluations,
-                              (unsigned long long)r.memo_collections);
+                              (unsigned long long)r.memo_collections, (unsigned long long)r.memo_moved_by_runs);
                 dc_result_clear(&r);
             }
         dc_result_clear(&one);
     }
     free(pr);
+}
+
+/* ------------------------------------------------------------ a table grown by runs */
+
+typedef struct waiter {
+    dc_memo *m;
+    int stop;
+} waiter;
+
+/* Looks up rows one at a time until stopped: a thread that waits for a
+ * lock whenever the table grows. */
+static void *look_up(void *arg)
+{
+    waiter *w = arg;
+    for (uint32_t i = 0; !__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE); i = (i + 1) % 64) {
+        (void)dc_memo_get(w->m, &i, 1, PDT_UNLIMITED, NULL, 0, false);
+        dc_memo_unlock(w->m);
+    }
+    return NULL;
+}
+
+/* The memo shared by two threads, one making entries (pairs of rows, each
+ * its own value), the other looking up rows: each time the table grows,
+ * every block held, the waiting thread moves runs of its blocks too (made
+ * to take the first, m.helped), and afterwards every entry is there, with
+ * its value, as many as the memo counts. */
+static void test_growth_moved_by_runs(void **state)
+{
+    (void)state;
+    enum { ROWS = 1024, ENTRIES = 70000 };
+    uint64_t salt[2 * (ROWS / 64 + 1)];
+    assert_true(dc_salt_fill(salt, ROWS / 64 + 1));
+    dc_memo m = {.limit = (size_t)64 << 20, .n_rows = ROWS, .salt = salt, .helped = true};
+    assert_true(dc_memo_share(&m));
+    waiter w = {&m, 0};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, look_up, &w), 0);
+    for (uint32_t e = 0; e < ENTRIES; e++) {
+        const uint32_t rows[2] = {e / (ROWS / 2), ROWS / 2 + e % (ROWS / 2)}; /* (distinct: e < ROWS²/4) */
+        dc_entry *at = dc_memo_get(&m, rows, 2, PDT_UNLIMITED, NULL, 0, true);
+        assert_non_null(at);
+        assert_false(at->solved);
+        at->lb = e, at->solved = true;
+        dc_memo_unlock(&m);
+    }
+    __atomic_store_n(&w.stop, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    dc_memo_unshare(&m);
+    /* 4096 slots shared, grown at 2^11 ... 2^16 entries: from two blocks on by runs (the last in two runs) */
+    assert_int_equal(m.moved_by_runs, 5);
+    assert_true(m.helped_runs >= m.moved_by_runs);
+    assert_int_equal(m.used, ENTRIES);
+    for (uint32_t e = 0; e < ENTRIES; e++) {
+        const uint32_t rows[2] = {e / (ROWS / 2), ROWS / 2 + e % (ROWS / 2)};
+        const dc_entry *at = dc_memo_get(&m, rows, 2, PDT_UNLIMITED, NULL, 0, false);
+        if (!at || !at->solved || at->lb != e) fail_msg("entry %u lost or changed in a growth", e);
+    }
+    print_message("%llu growths by runs, %llu runs moved by the waiting thread\n",
+                  (unsigned long long)m.moved_by_runs, (unsigned long long)m.helped_runs);
+    dc_memo_clear(&m);
 }
 
 /* ------------------------------------------------------------ every bound a fact */
@@ -296,6 +372,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collected_memo_proves_the_same_optimum),
         cmocka_unit_test(test_threads_share_the_memo),
+        cmocka_unit_test(test_growth_moved_by_runs),
         cmocka_unit_test(test_every_bound_is_a_fact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1158,6 +1158,7 @@ pdt_status dc_solve(dc_result *out, const dc_problem *p, pdt_error *err)
         out->evaluations = evaluations;
         out->memo_entries = memo.used;
         out->memo_collections = memo.gen;
+        out->memo_moved_by_runs = memo.moved_by_runs;
         out->threads = s.proof_ran ? s.proof_ran : 1;
         out->work_max = s.work_max, out->work_total = s.work_total;
     } else {

@@ -104,6 +104,8 @@ typedef struct dc_result {
                                      "row budget" (max_rows) or NULL */
     uint64_t evaluations, memo_entries;
     uint64_t memo_collections;    /* times the memo, full, dropped what the search can find again */
+    uint64_t memo_moved_by_runs;  /* times the memo grew while threads shared it (its entries moved by
+                                     every thread waiting for it) */
     uint32_t threads;             /* that searched the root of the full search (dc_problem.threads,
                                      fewer when memory or threads were lacking) */
     uint64_t work_max, work_total; /* with threads > 1: that search's evaluations, the busiest

@@ -60,6 +60,9 @@ typedef struct dc_memo {
                                  a collection: dc_memo_collect in discrete_memo.c) */
     size_t bytes, limit;
     bool full;                /* (read and written atomically: a thread may read it without the lock) */
+    uint64_t moved_by_runs;   /* growths whose entries were moved by runs, with threads (grow; tests) */
+    uint64_t helped_runs;     /* runs moved by a thread waiting for a lock (tests) */
+    bool helped;              /* tests: a growth by runs waits for such a thread to take the first */
     uint64_t gen;             /* collections so far (a full memo drops what can be found again, keeps its
                                  optima while it can and packs its keys): an entry's place is kept within one */
     struct dc_memo_locks *locks; /* while threads share the memo (dc_memo_share), else NULL */
@@ -79,8 +82,10 @@ static inline uint64_t dc_memo_gen(const dc_memo *m) { return __atomic_load_n(&m
  * with its block held by the calling thread (whatever it returns), and the
  * caller lets it go with dc_memo_unlock once done with the entry, before
  * any other call: a thread holds one block at most.  What moves entries or
- * keys — a larger table, a larger key store, a collection — holds every
- * block.  One thread: no locks, and dc_memo_unlock does nothing.
+ * keys — a larger table, a collection (and a larger key store where the
+ * kernel gives no mapping to hold it) — holds every block; the threads
+ * waiting for a lock meanwhile help move a table's entries to a larger one.
+ * One thread: no locks, and dc_memo_unlock does nothing.
  * dc_memo_share returns false (nothing changed) when out of memory. */
 #define DC_BLOCK 4096
 bool dc_memo_share(dc_memo *m);
