@@ -175,6 +175,40 @@ static void test_threads_share_the_memo(void **state)
     free(pr);
 }
 
+/* Keys of conditions (PDT_DISCRETE_KEYS=branch) on 300 rows, every
+ * region of a size hashed alike (PDT_DISCRETE_WEAK_HASH): each lookup
+ * checks stored branches against regions of several words of rows, by the
+ * words that hold the region's rows (dc_subset.nz) — the optimum and the
+ * tree of the run with hashes and the shortest keys.  (oracle_discrete's
+ * instances fit in one word.) */
+static void test_keys_of_conditions_over_words(void **state)
+{
+    (void)state;
+    problem *pr = malloc(sizeof *pr);
+    assert_non_null(pr);
+    for (uint64_t seed = 1; seed <= tu_scaled(2); seed++) {
+        pdt_error err;
+        dc_result plain, by_branch;
+        make_problem(pr, seed, (size_t)64 << 20);
+        pr->p.threads = 1, pr->p.split_cost = 6; /* (λ = 1/100: the proof a few seconds with weak hashes) */
+        assert_int_equal(dc_solve(&plain, &pr->p, &err), PDT_OK);
+        setenv("PDT_DISCRETE_KEYS", "branch", 1);
+        setenv("PDT_DISCRETE_WEAK_HASH", "1", 1);
+        make_problem(pr, seed, (size_t)64 << 20);
+        pr->p.threads = 1, pr->p.split_cost = 6;
+        assert_int_equal(dc_solve(&by_branch, &pr->p, &err), PDT_OK);
+        unsetenv("PDT_DISCRETE_KEYS");
+        unsetenv("PDT_DISCRETE_WEAK_HASH");
+        assert_true(plain.optimal && by_branch.optimal);
+        assert_int_equal(by_branch.cost, plain.cost);
+        assert_int_equal(tree_cost(&by_branch, pr), by_branch.cost);
+        assert_true(same_tree(&by_branch, &plain));
+        dc_result_clear(&plain);
+        dc_result_clear(&by_branch);
+    }
+    free(pr);
+}
+
 /* ------------------------------------------------------------ a table grown by runs */
 
 typedef struct waiter {
@@ -372,6 +406,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collected_memo_proves_the_same_optimum),
         cmocka_unit_test(test_threads_share_the_memo),
+        cmocka_unit_test(test_keys_of_conditions_over_words),
         cmocka_unit_test(test_growth_moved_by_runs),
         cmocka_unit_test(test_every_bound_is_a_fact),
     };

@@ -134,9 +134,11 @@ static dc_subset child_of(const dc_search *s, const dc_frame *fr, uint32_t f, ui
                           size_t len, const uint32_t *c, size_t n_cond)
 {
     const dc_problem *p = s->p;
-    dc_subset sub = {items, len, s->col + (size_t)f * p->n, v, NULL, NULL, c, n_cond, f};
-    if (fr->has_bits && p->k[f] == 2 && s->bit_at[f] != SIZE_MAX)
+    dc_subset sub = {items, len, s->col + (size_t)f * p->n, v, NULL, NULL, NULL, 0, c, n_cond, f};
+    if (fr->has_bits && p->k[f] == 2 && s->bit_at[f] != SIZE_MAX) {
         sub.all = fr->rc + p->nc * s->words, sub.one = s->bits + s->bit_at[f];
+        if (fr->has_sum) sub.nz = fr->nz, sub.n_nz = fr->n_nz; /* (the memo's checks read those words only) */
+    }
     return sub;
 }
 

@@ -285,7 +285,8 @@ static int subset_meets(const dc_memo *m, const dc_subset *sub, const uint32_t *
     if (!m->bits) return -1;
     for (size_t k = 0; k < n_cond; k++)
         if (m->bit_at[cond[k] >> 16] == SIZE_MAX) return -1;
-    for (size_t w = 0; w < m->words; w++) {
+    for (size_t t = 0, n = sub->nz ? sub->n_nz : m->words; t < n; t++) {
+        const size_t w = sub->nz ? sub->nz[t] : t;
         uint64_t one = sub->one[w], x = sub->all[w] & (sub->v ? one : ~one);
         for (size_t k = 0; x && k < n_cond; k++) {
             const uint32_t f = cond[k] >> 16, v = cond[k] & 0xffff;
@@ -333,6 +334,12 @@ static bool subset_equal(const dc_memo *m, const dc_entry *e, const dc_subset *s
     const uint32_t *key = m->keys + e->key;
     const size_t len = e->len;
     const bool cond = e->n_cond != DC_ROWS_KEY, bits = !cond && dense(m, len);
+    if (sub->all && bits && sub->nz) { /* (as many rows: the subset's all stored is enough) */
+        for (size_t t = 0; t < sub->n_nz; t++)
+            for (size_t w = 2 * (size_t)sub->nz[t]; w < 2 * (size_t)sub->nz[t] + 2 && w < bitset_words(m); w++)
+                if (subset_word(sub, w) & ~key[w]) return false;
+        return true;
+    }
     if (sub->all && bits) {
         for (size_t w = 0; w < bitset_words(m); w++)
             if (subset_word(sub, w) != key[w]) return false;

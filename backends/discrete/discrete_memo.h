@@ -144,6 +144,8 @@ typedef struct dc_subset {
     const uint16_t *codes;
     uint32_t v;
     const uint64_t *all, *one;
+    const uint32_t *nz;     /* with all, or NULL: the words of all (64 rows each) that hold rows, n_nz */
+    size_t n_nz;
     const uint32_t *cond;   /* or NULL: the region's branch (n_cond conditions), the subset's with (f, v) */
     size_t n_cond;
     uint32_t f;
