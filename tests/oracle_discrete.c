@@ -108,6 +108,16 @@ static void instance_csv(char *out, size_t cap, const instance *in, bool binary)
     }
 }
 
+/* Instance in as a data set, its CSV text left in csv (cap bytes) for the failure messages. */
+static pdt_dataset *instance_dataset(char *csv, size_t cap, const instance *in, bool binary)
+{
+    instance_csv(csv, cap, in, binary);
+    pdt_dataset *ds = NULL;
+    pdt_error err;
+    if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+    return ds;
+}
+
 /* Fits answered by the few-nodes route (the binary backend within the node budget). */
 static unsigned few_fits;
 static bool few_exact; /* its incumbent's cost one above the optimum */
@@ -154,10 +164,7 @@ static size_t check_multiway_sparse(instance *in, size_t l, const char *what)
 {
     char csv[4096];
     in->a = lambdas[l].a, in->b = lambdas[l].b;
-    instance_csv(csv, sizeof csv, in, false);
-    pdt_dataset *ds = NULL;
-    pdt_error err;
-    if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+    pdt_dataset *ds = instance_dataset(csv, sizeof csv, in, false);
     best want = brute(in, (UINT64_C(1) << in->n) - 1, UINT32_MAX, in->b, in->a * (int64_t)in->n);
     pdt_model *m = fit(ds, "categorical", lambdas[l].text, PDT_UNLIMITED);
     expect_sparse(m, ds, in, want, what, csv);
@@ -219,10 +226,7 @@ static void test_multiway_depth(void **state)
         instance in;
         random_instance(&in, &rng, false);
         unsigned depth = 1 + (unsigned)t % 3;
-        instance_csv(csv, sizeof csv, &in, false);
-        pdt_dataset *ds = NULL;
-        pdt_error err;
-        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+        pdt_dataset *ds = instance_dataset(csv, sizeof csv, &in, false);
         /* fewest errors, then fewest nodes: an error outweighs every node */
         best want = brute(&in, (UINT64_C(1) << in.n) - 1, depth, (int64_t)in.n + 1, 1);
         pdt_model *m = fit(ds, "categorical", NULL, depth);
@@ -248,10 +252,7 @@ static void test_binary_sparse_without_limits(void **state)
         random_instance(&in, &rng, true);
         size_t l = (size_t)t % (sizeof lambdas / sizeof *lambdas);
         in.a = lambdas[l].a, in.b = lambdas[l].b;
-        instance_csv(csv, sizeof csv, &in, true);
-        pdt_dataset *ds = NULL;
-        pdt_error err;
-        if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+        pdt_dataset *ds = instance_dataset(csv, sizeof csv, &in, true);
         assert_true(pdt_dataset_is_binary(ds));
         best want = brute(&in, (UINT64_C(1) << in.n) - 1, UINT32_MAX, in.b, in.a * (int64_t)in.n);
         few_ub(want.cost);
@@ -316,10 +317,7 @@ static void check_onehot(instance *in, size_t l, bool binary, const char *what)
 {
     char csv[8192];
     in->a = lambdas[l].a, in->b = lambdas[l].b;
-    instance_csv(csv, sizeof csv, in, binary);
-    pdt_dataset *ds = NULL;
-    pdt_error err;
-    if (pdt_dataset_read_csv(&ds, csv, strlen(csv), "t.csv", NULL, &err)) fail_msg("%s", err.message);
+    pdt_dataset *ds = instance_dataset(csv, sizeof csv, in, binary);
     best want = {onehot_optimum(in, &scratch), 0};
     few_ub(want.cost);
     pdt_model *m = fit(ds, "binary", lambdas[l].text, PDT_UNLIMITED);
