@@ -334,15 +334,12 @@ static bool subset_equal(const dc_memo *m, const dc_entry *e, const dc_subset *s
     const uint32_t *key = m->keys + e->key;
     const size_t len = e->len;
     const bool cond = e->n_cond != DC_ROWS_KEY, bits = !cond && dense(m, len);
-    if (sub->all && bits && sub->nz) { /* (as many rows: the subset's all stored is enough) */
-        for (size_t t = 0; t < sub->n_nz; t++)
-            for (size_t w = 2 * (size_t)sub->nz[t]; w < 2 * (size_t)sub->nz[t] + 2 && w < bitset_words(m); w++)
+    if (sub->all && bits) { /* (as many rows: the subset's all stored is enough, read where it has rows) */
+        for (size_t t = 0, n = sub->nz ? sub->n_nz : (bitset_words(m) + 1) / 2; t < n; t++) {
+            const size_t w64 = sub->nz ? sub->nz[t] : t;
+            for (size_t w = 2 * w64; w < 2 * w64 + 2 && w < bitset_words(m); w++)
                 if (subset_word(sub, w) & ~key[w]) return false;
-        return true;
-    }
-    if (sub->all && bits) {
-        for (size_t w = 0; w < bitset_words(m); w++)
-            if (subset_word(sub, w) != key[w]) return false;
+        }
         return true;
     }
     if (sub->all && cond) {
